@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Tidemark",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Tidemark", targets: ["Tidemark"]),
+        .library(name: "TidemarkRender", targets: ["TidemarkRender"]),
+        .library(name: "TidemarkHighlight", targets: ["TidemarkHighlight"]),
+        .executable(name: "tidemark", targets: ["TidemarkCLI"]),
+        .executable(name: "tidemark-spec", targets: ["TidemarkSpecRunner"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Parser core: Swift standard library only.
+        .target(name: "Tidemark"),
+        .target(name: "TidemarkRender", dependencies: ["Tidemark"]),
+        .systemLibrary(
+            name: "CTreeSitter", path: "Sources/CTreeSitter",
+            pkgConfig: "tree-sitter", providers: [.apt(["libtree-sitter-dev"])]),
+        .target(name: "TidemarkHighlight", dependencies: ["CTreeSitter"]),
+        .executableTarget(
+            name: "TidemarkCLI",
+            dependencies: [
+                "Tidemark", "TidemarkRender", "TidemarkHighlight",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "TidemarkSpecRunner",
+            dependencies: [
+                "Tidemark",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "TidemarkTests", dependencies: ["Tidemark"], resources: []),
+        .testTarget(name: "TidemarkHighlightTests", dependencies: ["TidemarkHighlight"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+// STUB
+enum Normalizer {
+    static func normalize(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] { Array(input) }
+}
