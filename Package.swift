@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(
             name: "CTreeSitter", path: "Sources/CTreeSitter",
             pkgConfig: "tree-sitter", providers: [.apt(["libtree-sitter-dev"])]),
-        .target(name: "TidemarkHighlight", dependencies: ["CTreeSitter"]),
+        .target(name: "TidemarkHighlight", dependencies: ["Tidemark", "CTreeSitter"]),
         .executableTarget(
             name: "TidemarkCLI",
             dependencies: [
@@ -34,7 +34,8 @@ let package = Package(
                 "Tidemark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "TidemarkTests", dependencies: ["Tidemark"], resources: []),
+        .testTarget(name: "TidemarkTests", dependencies: ["Tidemark"]),
+        .testTarget(name: "TidemarkRenderTests", dependencies: ["TidemarkRender"]),
         .testTarget(name: "TidemarkHighlightTests", dependencies: ["TidemarkHighlight"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,363 @@
-// STUB
+/// Writes HTML the way cmark (and cmark-gfm, for the extensions) does, byte
+/// for byte: the same tags, the same newlines, the same escaping.
+struct HTMLRenderer {
+    let storage: DocumentStorage
+    let options: HTMLOptions
+    let parseOptions: ParseOptions
+    var out: [UInt8] = []
+    /// Depth of image alt text being written (inside it only text shows).
+    var altDepth = 0
+
+    init(storage: DocumentStorage, options: HTMLOptions, parseOptions: ParseOptions) {
+        self.storage = storage
+        self.options = options
+        self.parseOptions = parseOptions
+        out.reserveCapacity(storage.source.count + storage.source.count / 4 + 64)
+    }
+
+    // MARK: Output helpers
+
+    @inline(__always) mutating func put(_ s: StaticString) {
+        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    @inline(__always) mutating func cr() {
+        if let last = out.last, last != 0x0A { out.append(0x0A) }
+    }
+
+    @inline(__always) func bytes(_ ref: ByteRef) -> ArraySlice<UInt8> { storage.bytes(ref) }
+
+    mutating func putNumber(_ v: Int) {
+        out.append(contentsOf: Array(String(v).utf8))
+    }
+
+    /// Escapes `&`, `<`, `>` and `"` (cmark's `escape_html`).
+    mutating func escape(_ ref: ByteRef) {
+        if ref.isArena {
+            storage.arena.withUnsafeBufferPointer { escape(UnsafeBufferPointer(rebasing: $0[ref.start..<ref.end])) }
+        } else {
+            storage.source.withUnsafeBufferPointer { escape(UnsafeBufferPointer(rebasing: $0[ref.start..<ref.end])) }
+        }
+    }
+
+    mutating func escape(_ b: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c == UInt8(ascii: "&") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "\"") {
+                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i])) }
+                switch c {
+                case UInt8(ascii: "&"): put("&amp;")
+                case UInt8(ascii: "<"): put("&lt;")
+                case UInt8(ascii: ">"): put("&gt;")
+                default: put("&quot;")
+                }
+                runStart = i + 1
+            }
+            i += 1
+        }
+        if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<n])) }
+    }
+
+    /// Percent-encodes a URL the way cmark's `houdini_escape_href` does:
+    /// bytes outside a safe set become `%XX`, `&` becomes `&amp;` and `'`
+    /// becomes `&#x27;`; existing `%XX` escapes are kept.
+    mutating func escapeHref(_ ref: ByteRef) {
+        let hex: StaticString = "0123456789ABCDEF"
+        for c in bytes(ref) {
+            if HTMLRenderer.hrefSafe[Int(c)] {
+                out.append(c)
+            } else if c == UInt8(ascii: "&") {
+                put("&amp;")
+            } else if c == UInt8(ascii: "'") {
+                put("&#x27;")
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hex.utf8Start[Int(c >> 4)])
+                out.append(hex.utf8Start[Int(c & 0xF)])
+            }
+        }
+    }
+
+    static let hrefSafe: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for c in "!#$%()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~".utf8 {
+            t[Int(c)] = true
+        }
+        return t
+    }()
+
+    mutating func sourcepos(_ n: RawNode) {
+        guard options.sourcepos else { return }
+        let s = storage.location(of: Int(n.start))
+        let e = storage.location(of: max(Int(n.start), Int(n.end) - 1))
+        put(" data-sourcepos=\"")
+        putNumber(s.line); out.append(UInt8(ascii: ":")); putNumber(s.column)
+        out.append(UInt8(ascii: "-"))
+        putNumber(e.line); out.append(UInt8(ascii: ":")); putNumber(e.column)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: Walking
+
+    mutating func render() {
+        let nodes = storage.nodes
+        var current: Int32 = 0
+        var entering = true
+        while true {
+            if entering {
+                let descend = enter(Int(current))
+                let c = nodes[Int(current)].firstChild
+                if descend && c >= 0 {
+                    current = c
+                    continue
+                }
+                entering = false
+            }
+            exit(Int(current))
+            if current == 0 { break }
+            let n = nodes[Int(current)]
+            if n.next >= 0 {
+                current = n.next
+                entering = true
+            } else {
+                current = n.parent
+            }
+        }
+        renderFootnotes()
+    }
+
+    /// Whether a paragraph's `<p>` is omitted (in a tight list).
+    func inTightList(_ i: Int) -> Bool {
+        let nodes = storage.nodes
+        let p = nodes[i].parent
+        guard p >= 0 else { return false }
+        let item = nodes[Int(p)]
+        if item.kind == .item {
+            let list = item.parent
+            return list >= 0 && nodes[Int(list)].flags & 1 != 0
+        }
+        return false
+    }
+
+    /// Opens a node; returns whether to visit its children.
+    mutating func enter(_ i: Int) -> Bool {
+        let n = storage.nodes[i]
+        if altDepth > 0 {
+            // Inside an image: only the plain text of the description.
+            switch n.kind {
+            case .text, .code, .html, .math: escape(n.a)
+            case .softBreak, .lineBreak: out.append(0x20)
+            case .image: altDepth += 1
+            default: break
+            }
+            return true
+        }
+        switch n.kind {
+        case .document:
+            break
+        case .blockQuote:
+            cr(); put("<blockquote"); sourcepos(n); put(">\n")
+        case .list:
+            cr()
+            if n.small >= 0x100 {
+                put("<ol")
+                if n.number != 1 {
+                    put(" start=\""); putNumber(Int(n.number)); put("\"")
+                }
+            } else {
+                put("<ul")
+            }
+            sourcepos(n); put(">\n")
+        case .item:
+            cr(); put("<li"); sourcepos(n); put(">")
+            renderTaskCheckbox(n)
+        case .heading:
+            cr(); put("<h"); out.append(0x30 + UInt8(n.small)); sourcepos(n); put(">")
+        case .codeBlock:
+            cr(); put("<pre"); sourcepos(n); put("><code")
+            let info = bytes(n.b)
+            if n.flags & 1 != 0 && !info.isEmpty {
+                var end = info.startIndex
+                while end < info.endIndex && info[end] != 0x20 && info[end] != 0x09 { end += 1 }
+                put(" class=\"language-")
+                var lang = ByteRef(offset: n.b.offset, length: UInt32(end - info.startIndex))
+                lang.offset = n.b.offset
+                escape(lang)
+                put("\"")
+            }
+            put(">")
+            escape(n.a)
+            put("</code></pre>\n")
+        case .htmlBlock:
+            cr()
+            if options.unsafe {
+                if parseOptions.contains(.tagfilter) { putFilteringTags(n.a) } else { out.append(contentsOf: bytes(n.a)) }
+            } else {
+                put("<!-- raw HTML omitted -->")
+            }
+            cr()
+        case .paragraph:
+            if !inTightList(i) { cr(); put("<p"); sourcepos(n); put(">") }
+        case .thematicBreak:
+            cr(); put("<hr"); sourcepos(n); put(" />\n")
+        case .text:
+            escape(n.a)
+        case .softBreak:
+            switch options.softBreak {
+            case .newline: out.append(0x0A)
+            case .space: out.append(0x20)
+            case .hardBreak: put("<br />\n")
+            }
+        case .lineBreak:
+            put("<br />\n")
+        case .code:
+            put("<code>"); escape(n.a); put("</code>")
+        case .html:
+            if options.unsafe {
+                if parseOptions.contains(.tagfilter) { putFilteringTags(n.a) } else { out.append(contentsOf: bytes(n.a)) }
+            } else {
+                put("<!-- raw HTML omitted -->")
+            }
+        case .emphasis:
+            put("<em>")
+        case .strong:
+            put("<strong>")
+        case .strikethrough:
+            put("<del>")
+        case .link:
+            put("<a href=\"")
+            if isSafeURL(n.a) { escapeHref(n.a) }
+            put("\"")
+            if n.b.length > 0 { put(" title=\""); escape(n.b); put("\"") }
+            put(">")
+        case .image:
+            put("<img src=\"")
+            if isSafeURL(n.a) { escapeHref(n.a) }
+            put("\" alt=\"")
+            altDepth = 1
+        default:
+            return enterExtension(i, n)
+        }
+        return true
+    }
+
+    mutating func exit(_ i: Int) {
+        let n = storage.nodes[i]
+        if altDepth > 0 {
+            if n.kind == .image {
+                altDepth -= 1
+                if altDepth == 0 {
+                    put("\"")
+                    if n.b.length > 0 { put(" title=\""); escape(n.b); put("\"") }
+                    put(" />")
+                }
+            }
+            return
+        }
+        switch n.kind {
+        case .blockQuote: cr(); put("</blockquote>\n")
+        case .list: cr(); put(n.small >= 0x100 ? "</ol>\n" : "</ul>\n")
+        case .item: put("</li>\n")
+        case .heading: put("</h"); out.append(0x30 + UInt8(n.small)); put(">\n")
+        case .paragraph: if !inTightList(i) { put("</p>\n") }
+        case .emphasis: put("</em>")
+        case .strong: put("</strong>")
+        case .strikethrough: put("</del>")
+        case .link: put("</a>")
+        default: exitExtension(i, n)
+        }
+    }
+
+    // MARK: Safety
+
+    /// Safe mode drops `javascript:`, `vbscript:`, `file:` and non-image
+    /// `data:` destinations. Browsers ignore case and strip tabs and line
+    /// breaks inside a scheme and leading control characters and spaces, so
+    /// this check does the same before comparing.
+    func isSafeURL(_ ref: ByteRef) -> Bool {
+        if options.unsafe { return true }
+        return URLSafety.isSafe(bytes(ref))
+    }
+
+    /// GFM tagfilter: `<title>`, `<textarea>`, `<style>`, `<xmp>`,
+    /// `<iframe>`, `<noembed>`, `<noframes>`, `<script>` and `<plaintext>`
+    /// have their `<` written as `&lt;`.
+    mutating func putFilteringTags(_ ref: ByteRef) {
+        let b = Array(bytes(ref))
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<") && TagFilter.isFiltered(b, i) {
+                put("&lt;")
+            } else {
+                out.append(b[i])
+            }
+            i += 1
+        }
+    }
+}
+
+enum URLSafety {
+    static func isSafe<C: Collection>(_ url: C) -> Bool where C.Element == UInt8 {
+        // Skip leading C0 controls and spaces; drop tabs and line breaks.
+        var scheme: [UInt8] = []
+        var started = false
+        for c in url {
+            if !started && c <= 0x20 { continue }
+            started = true
+            if c == 0x09 || c == 0x0A || c == 0x0D { continue }
+            scheme.append(asciiLower(c))
+            if scheme.count >= 20 { break }
+        }
+        func has(_ p: String) -> Bool { scheme.starts(with: p.utf8) }
+        if has("javascript:") || has("vbscript:") || has("file:") { return false }
+        if has("data:") {
+            return has("data:image/png") || has("data:image/gif") || has("data:image/jpeg") || has("data:image/webp")
+        }
+        return true
+    }
+}
+
+enum TagFilter {
+    static let names: [[UInt8]] = ["title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"].map { Array($0.utf8) }
+
+    static func isFiltered(_ b: [UInt8], _ i: Int) -> Bool {
+        var j = i + 1
+        if j < b.count && b[j] == UInt8(ascii: "/") { j += 1 }
+        for name in names {
+            if j + name.count <= b.count {
+                var ok = true
+                for k in 0..<name.count where asciiLower(b[j + k]) != name[k] {
+                    ok = false
+                    break
+                }
+                if ok {
+                    let e = j + name.count
+                    if e >= b.count { return true }
+                    let c = b[e]
+                    if c == UInt8(ascii: ">") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C
+                        || (c == UInt8(ascii: "/") && e + 1 < b.count && b[e + 1] == UInt8(ascii: ">")) {
+                        return true
+                    }
+                }
+            }
+        }
+        return false
+    }
+}
+
 extension Document {
     /// Renders the document as HTML, byte for byte as cmark(-gfm) does.
-    public func html(_ options: HTMLOptions = HTMLOptions()) -> String { "" }
+    public func html(_ options: HTMLOptions = HTMLOptions()) -> String {
+        String(decoding: htmlBytes(options), as: UTF8.self)
+    }
+
+    /// Renders the document as HTML, as UTF-8 bytes.
+    public func htmlBytes(_ options: HTMLOptions = HTMLOptions()) -> [UInt8] {
+        var r = HTMLRenderer(storage: storage, options: options, parseOptions: self.options)
+        r.render()
+        return r.out
+    }
 }

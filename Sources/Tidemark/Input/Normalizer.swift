@@ -1,4 +1,106 @@
-// STUB
+/// Settles the input bytes once, before parsing, so that no later phase has
+/// to think about them (the spec's "Characters and lines" section):
+///
+/// - a leading byte order mark is dropped;
+/// - NUL (U+0000) becomes U+FFFD (spec 2.3, "Insecure characters");
+/// - invalid UTF-8 becomes U+FFFD, one per maximal invalid subpart, the way
+///   the standard library's decoder repairs it.
+///
+/// Line endings are left alone: the block phase accepts LF, CR and CR LF.
 enum Normalizer {
-    static func normalize(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] { Array(input) }
+    static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    static func normalize(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var start = 0
+        if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { start = 3 }
+        let body = UnsafeBufferPointer(rebasing: input[start...])
+        // Fast path: pure ASCII without NUL needs no work but the copy.
+        var clean = true
+        for b in body where b == 0 || b >= 0x80 {
+            clean = false
+            break
+        }
+        if clean { return Array(body) }
+        return repair(body)
+    }
+
+    static func normalize(_ input: [UInt8]) -> [UInt8] {
+        input.withUnsafeBufferPointer { normalize($0) }
+    }
+
+    private static func repair(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 16)
+        var i = 0
+        let n = body.count
+        while i < n {
+            let b = body[i]
+            if b < 0x80 {
+                if b == 0 { out.append(contentsOf: replacement) } else { out.append(b) }
+                i += 1
+                continue
+            }
+            let len = validSequenceLength(body, i)
+            if len > 0 {
+                out.append(contentsOf: body[i..<(i + len)])
+                i += len
+            } else {
+                out.append(contentsOf: replacement)
+                i += maximalSubpartLength(body, i)
+            }
+        }
+        return out
+    }
+
+    /// Length of the valid UTF-8 sequence starting at `i`, or 0.
+    static func validSequenceLength(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let n = s.count
+        let b0 = s[i]
+        func cont(_ k: Int) -> Bool { k < n && s[k] & 0xC0 == 0x80 }
+        switch b0 {
+        case 0xC2...0xDF:
+            return cont(i + 1) ? 2 : 0
+        case 0xE0:
+            return i + 2 < n && (0xA0...0xBF).contains(s[i + 1]) && cont(i + 2) ? 3 : 0
+        case 0xE1...0xEC, 0xEE...0xEF:
+            return cont(i + 1) && cont(i + 2) ? 3 : 0
+        case 0xED:
+            return i + 2 < n && (0x80...0x9F).contains(s[i + 1]) && cont(i + 2) ? 3 : 0
+        case 0xF0:
+            return i + 3 < n && (0x90...0xBF).contains(s[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        case 0xF1...0xF3:
+            return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        case 0xF4:
+            return i + 3 < n && (0x80...0x8F).contains(s[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        default:
+            return 0
+        }
+    }
+
+    /// How many bytes one U+FFFD replaces: the maximal prefix of a valid
+    /// sequence that is present (Unicode's "maximal subpart" practice).
+    static func maximalSubpartLength(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let n = s.count
+        let b0 = s[i]
+        var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+        let need: Int
+        switch b0 {
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; lo = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: need = 2
+        case 0xED: need = 2; hi = 0x9F
+        case 0xF0: need = 3; lo = 0x90
+        case 0xF1...0xF3: need = 3
+        case 0xF4: need = 3; hi = 0x8F
+        default: return 1
+        }
+        var k = 1
+        while k <= need, i + k < n {
+            let c = s[i + k]
+            let ok = k == 1 ? (lo...hi).contains(c) : (0x80...0xBF).contains(c)
+            if !ok { break }
+            k += 1
+        }
+        return k
+    }
 }

@@ -1,0 +1,165 @@
+/// Turns the finished block tree into the document's flat node store, in
+/// document order, running the inline phase on every leaf on the way.
+extension BlockParser {
+    func makeStorage(source: [UInt8]) -> DocumentStorage {
+        var out: [RawNode] = []
+        out.reserveCapacity(blocks.count * 4)
+        let inline = InlineParser(options: options, definitions: definitions)
+        inline.sourceBytes = source
+        inline.footnoteLabels = footnoteLabelSet()
+        source.withUnsafeBufferPointer { buffer in
+            s = buffer
+            emitBlocks(into: &out, inline: inline)
+            s = Bytes(start: nil, count: 0)
+        }
+        let storage = DocumentStorage(source: source, nodes: out, arena: inline.arena, lineStarts: lineStarts)
+        return postprocess(storage)
+    }
+
+    @inline(__always)
+    static func appendNode(_ node: RawNode, parent: Int32, into out: inout [RawNode]) -> Int32 {
+        let index = Int32(out.count)
+        var node = node
+        node.parent = parent
+        out.append(node)
+        if parent >= 0 {
+            let last = out[Int(parent)].lastChild
+            if last >= 0 { out[Int(last)].next = index } else { out[Int(parent)].firstChild = index }
+            out[Int(parent)].lastChild = index
+        }
+        return index
+    }
+
+    func emitBlocks(into out: inout [RawNode], inline: InlineParser) {
+        // Explicit stack: documents may nest blocks 100,000 deep.
+        var stack: [(block: Int32, parent: Int32)] = [(0, -1)]
+        while let (b, parent) = stack.popLast() {
+            guard b >= 0 else { continue }
+            let blk = blocks[Int(b)]
+            if blk.next >= 0 { stack.append((blk.next, parent)) }
+            var node = RawNode(kind: blk.kind, start: Int(blk.start), end: Int(blk.end))
+            switch blk.kind {
+            case .list:
+                node.flags = blk.tight ? 1 : 0
+                node.small = blk.ordered ? (0x100 | UInt16(blk.marker)) : UInt16(blk.marker)
+                node.number = blk.listStart
+            case .item:
+                node.small = UInt16(blk.task.rawValue)
+            case .heading:
+                node.small = UInt16(blk.level)
+                node.flags = blk.setext ? 1 : 0
+            case .codeBlock, .mathBlock:
+                node.flags = blk.fenced ? 1 : 0
+                node.a = leafLiteral(b, inline: inline, finalNewline: true)
+                if blk.fenced && blk.infoEnd > blk.infoStart {
+                    let st = inline.arena.count
+                    CharacterReferences.appendUnescaped(s, Int(blk.infoStart), Int(blk.infoEnd), into: &inline.arena)
+                    node.b = ByteRef.arena(st, inline.arena.count)
+                }
+                if blk.kind == .mathBlock { node.flags = 1 }
+            case .htmlBlock:
+                node.a = leafLiteral(b, inline: inline, finalNewline: true)
+            case .alert:
+                node.small = UInt16(blk.extra)
+            default:
+                break
+            }
+            emitExtensionAttributes(b, &node, inline: inline)
+            let r = BlockParser.appendNode(node, parent: parent, into: &out)
+            switch blk.kind {
+            case .paragraph, .heading:
+                loadLeafContent(b, inline: inline, trimTrailing: true)
+                inline.parse()
+                emitInlines(inline, parent: r, into: &out)
+            case .tableCell:
+                loadCellContent(b, inline: inline)
+                inline.parse()
+                emitInlines(inline, parent: r, into: &out)
+            default:
+                if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
+            }
+        }
+    }
+
+    /// A code or HTML block's literal: its lines, each ending in `\n`.
+    func leafLiteral(_ b: Int32, inline: InlineParser, finalNewline: Bool) -> ByteRef {
+        let first = Int(blocks[Int(b)].firstLine)
+        let count = Int(blocks[Int(b)].lineCount)
+        if count == 0 { return .empty }
+        let start = inline.arena.count
+        for k in 0..<count {
+            let l = lines[first + k]
+            for _ in 0..<Int(l.pad) { inline.arena.append(0x20) }
+            inline.arena.append(contentsOf: UnsafeBufferPointer(rebasing: s[Int(l.start)..<Int(l.end)]))
+            inline.arena.append(0x0A)
+        }
+        return ByteRef.arena(start, inline.arena.count)
+    }
+
+    /// Fills the inline parser's content and line map from a leaf's lines.
+    func loadLeafContent(_ b: Int32, inline: InlineParser, trimTrailing: Bool) {
+        inline.content.removeAll(keepingCapacity: true)
+        inline.lineContentStart.removeAll(keepingCapacity: true)
+        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        let first = Int(blocks[Int(b)].firstLine)
+        let count = Int(blocks[Int(b)].lineCount)
+        for k in 0..<count {
+            let l = lines[first + k]
+            if k > 0 { inline.content.append(0x0A) }
+            inline.lineContentStart.append(inline.content.count)
+            inline.lineSourceStart.append(Int(l.start))
+            inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: s[Int(l.start)..<Int(l.end)]))
+        }
+        if inline.lineContentStart.isEmpty {
+            inline.lineContentStart.append(0)
+            inline.lineSourceStart.append(Int(blocks[Int(b)].start))
+        }
+        if trimTrailing {
+            while let last = inline.content.last, last == 0x20 || last == 0x09 { inline.content.removeLast() }
+        }
+    }
+
+    /// Copies the parsed inlines into the store under `parent`, merging
+    /// adjacent text and mapping content offsets to source offsets.
+    func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
+        var stack: [(Int32, Int32)] = [(p.nodes[0].first, parent)]
+        while let (x0, rp) = stack.popLast() {
+            var x = x0
+            guard x >= 0 else { continue }
+            let node = p.nodes[Int(x)]
+            if node.kind == .text {
+                // Merge a run of adjacent source-contiguous text nodes.
+                var lit = node.a
+                var end = node.end
+                var y = node.next
+                while y >= 0 {
+                    let m = p.nodes[Int(y)]
+                    guard m.kind == .text else { break }
+                    if m.a.length == 0 { y = m.next; continue }
+                    guard !lit.isArena && !m.a.isArena && lit.end == m.a.start && end == m.start else { break }
+                    lit.length += m.a.length
+                    end = m.end
+                    x = y
+                    y = m.next
+                }
+                if y >= 0 { stack.append((y, rp)) }
+                if lit.length == 0 { continue }
+                var r = RawNode(kind: .text, start: p.sourceOffset(Int(node.start)),
+                                end: p.sourceOffset(Int(end) - 1) + 1)
+                r.a = lit
+                _ = BlockParser.appendNode(r, parent: rp, into: &out)
+                continue
+            }
+            if node.next >= 0 { stack.append((node.next, rp)) }
+            var r = RawNode(kind: node.kind, start: p.sourceOffset(Int(node.start)),
+                            end: node.end > node.start ? p.sourceOffset(Int(node.end) - 1) + 1 : p.sourceOffset(Int(node.start)))
+            r.flags = node.flags
+            r.small = node.small
+            r.a = node.a
+            r.b = node.b
+            r.number = node.number
+            let ri = BlockParser.appendNode(r, parent: rp, into: &out)
+            if node.first >= 0 { stack.append((node.first, ri)) }
+        }
+    }
+}

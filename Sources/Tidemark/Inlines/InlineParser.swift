@@ -1,0 +1,719 @@
+/// Phase 2 of parsing: the inlines of one leaf block (paragraph, heading,
+/// table cell), from its content — its lines joined by `\n`.
+///
+/// One parser is reused for every leaf of a document, so its arrays are
+/// allocated once. Positions are content offsets until `emit` maps them to
+/// source offsets through the line map.
+final class InlineParser {
+    let options: ParseOptions
+    var definitions: [[UInt8]: LinkDefinition]
+    /// Footnote labels (normalized) that have a definition, when footnotes are on.
+    var footnoteLabels: Set<[UInt8]> = []
+
+    // The leaf being parsed.
+    var content: [UInt8] = []
+    var c: Bytes = Bytes(start: nil, count: 0)
+    var n = 0
+    /// Content offset where each line starts, and its source offset.
+    var lineContentStart: [Int] = []
+    var lineSourceStart: [Int] = []
+
+    var nodes: [InlineNode] = []
+    var delimiters: [Delimiter] = []
+    var delimiterTop: Int32 = -1
+    var brackets: [Bracket] = []
+
+    /// Backtick runs of the leaf, found once on the first backtick (keeps
+    /// code-span matching linear: cmark's pathological "backtick runs").
+    var backtickRunsScanned = false
+    var backtickRuns: [Int: [Int]] = [:]
+    var backtickCursor: [Int: Int] = [:]
+
+    var html = RawHTML.Memo()
+
+    /// Which bytes stop the plain-text scan: 1 always, 2 only when they may
+    /// start an extended autolink.
+    var special: [UInt8] = Array(repeating: 0, count: 256)
+
+    init(options: ParseOptions, definitions: [[UInt8]: LinkDefinition]) {
+        self.options = options
+        self.definitions = definitions
+        for ch in "\n\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
+        special[0x0D] = 1
+        if options.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
+        if options.contains(.math) { special[Int(UInt8(ascii: "$"))] = 1 }
+        if options.contains(.autolink) {
+            for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
+        }
+    }
+
+    // MARK: Content and positions
+
+    /// Maps a content offset to a source offset.
+    @inline(__always)
+    func sourceOffset(_ o: Int) -> Int {
+        if lineContentStart.count == 1 { return lineSourceStart[0] + o }
+        var lo = 0
+        var hi = lineContentStart.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) >> 1
+            if lineContentStart[mid] <= o { lo = mid } else { hi = mid - 1 }
+        }
+        return lineSourceStart[lo] + (o - lineContentStart[lo])
+    }
+
+    /// Maps an end offset: an end at the start of a line belongs to the end
+    /// of the previous line (so a range never swallows a container prefix).
+    @inline(__always)
+    func sourceEndOffset(_ o: Int, lineEnds: [Int]) -> Int {
+        sourceOffset(o)
+    }
+
+    @inline(__always)
+    func sourceRef(_ start: Int, _ end: Int) -> ByteRef {
+        let s = sourceOffset(start)
+        return ByteRef.source(s, s + (end - start))
+    }
+
+    // MARK: Nodes
+
+    @discardableResult
+    @inline(__always)
+    func append(_ node: InlineNode) -> Int32 {
+        let i = Int32(nodes.count)
+        var node = node
+        let last = nodes[0].last
+        node.prev = last
+        nodes.append(node)
+        if last >= 0 { nodes[Int(last)].next = i } else { nodes[0].first = i }
+        nodes[0].last = i
+        return i
+    }
+
+    @discardableResult
+    @inline(__always)
+    func appendText(_ start: Int, _ end: Int) -> Int32 {
+        var t = InlineNode(kind: .text, start: start, end: end)
+        t.a = sourceRef(start, end)
+        return append(t)
+    }
+
+    /// Unlinks a node from its sibling list (whose parent is `parent`).
+    func unlinkNode(_ i: Int32, parent: Int32) {
+        let node = nodes[Int(i)]
+        if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { nodes[Int(parent)].first = node.next }
+        if node.next >= 0 { nodes[Int(node.next)].prev = node.prev } else { nodes[Int(parent)].last = node.prev }
+        nodes[Int(i)].next = -1
+        nodes[Int(i)].prev = -1
+    }
+
+    /// Creates `kind` wrapping the siblings strictly between `after` and
+    /// `before` (`before` = -1: to the end), inserted right after `after`.
+    /// All of them are children of the root at this point.
+    func wrap(_ kind: NodeKind, after: Int32, before: Int32, start: Int, end: Int) -> Int32 {
+        let w = Int32(nodes.count)
+        var node = InlineNode(kind: kind, start: start, end: end)
+        let first = nodes[Int(after)].next
+        let last = before >= 0 ? nodes[Int(before)].prev : nodes[0].last
+        if first >= 0 && first != before {
+            node.first = first
+            node.last = last
+            nodes[Int(first)].prev = -1
+            nodes[Int(last)].next = -1
+        }
+        node.prev = after
+        node.next = before
+        nodes.append(node)
+        nodes[Int(after)].next = w
+        if before >= 0 { nodes[Int(before)].prev = w } else { nodes[0].last = w }
+        return w
+    }
+
+    // MARK: Parsing a leaf
+
+    /// Parses `content` (already filled, with its line map) into `nodes`;
+    /// node 0 is the leaf itself.
+    func parse() {
+        nodes.removeAll(keepingCapacity: true)
+        delimiters.removeAll(keepingCapacity: true)
+        brackets.removeAll(keepingCapacity: true)
+        delimiterTop = -1
+        backtickRunsScanned = false
+        html = RawHTML.Memo()
+        nodes.append(InlineNode(kind: .paragraph, start: 0, end: content.count))
+        content.withUnsafeBufferPointer { buffer in
+            c = buffer
+            n = buffer.count
+            parseContent()
+            processEmphasis(-1)
+            c = Bytes(start: nil, count: 0)
+        }
+    }
+
+    private func parseContent() {
+        var pos = 0
+        while pos < n {
+            let ch = c[pos]
+            let kind = special[Int(ch)]
+            if kind == 0 || (kind == 2 && !autolinkMayStart(pos)) {
+                let e = scanText(pos + 1)
+                appendText(pos, e)
+                pos = e
+                continue
+            }
+            switch ch {
+            case 0x0A, 0x0D:
+                pos = handleNewline(pos)
+            case UInt8(ascii: "\\"):
+                pos = handleBackslash(pos)
+            case UInt8(ascii: "`"):
+                pos = handleBackticks(pos)
+            case UInt8(ascii: "*"), UInt8(ascii: "_"):
+                pos = handleDelimiters(pos)
+            case UInt8(ascii: "~"):
+                pos = handleTildes(pos)
+            case UInt8(ascii: "["):
+                let t = appendText(pos, pos + 1)
+                pushBracket(node: t, position: pos + 1, image: false)
+                pos += 1
+            case UInt8(ascii: "!"):
+                if pos + 1 < n && c[pos + 1] == UInt8(ascii: "[") {
+                    let t = appendText(pos, pos + 2)
+                    pushBracket(node: t, position: pos + 2, image: true)
+                    pos += 2
+                } else {
+                    let e = scanText(pos + 1)
+                    appendText(pos, e)
+                    pos = e
+                }
+            case UInt8(ascii: "]"):
+                pos = handleCloseBracket(pos)
+            case UInt8(ascii: "<"):
+                pos = handleLessThan(pos)
+            case UInt8(ascii: "&"):
+                pos = handleAmpersand(pos)
+            case UInt8(ascii: "$"):
+                pos = handleDollar(pos)
+            default:
+                // An extended autolink may start here (`www.`, `http://`).
+                if let e = extendedAutolink(pos) {
+                    pos = e
+                } else {
+                    let e = scanText(pos + 1)
+                    appendText(pos, e)
+                    pos = e
+                }
+            }
+        }
+    }
+
+    /// The end of a run of plain text starting at `pos`.
+    @inline(__always)
+    func scanText(_ start: Int) -> Int {
+        var i = start
+        while i < n {
+            let k = special[Int(c[i])]
+            if k == 0 {
+                i += 1
+            } else if k == 2 && !autolinkMayStart(i) {
+                i += 1
+            } else {
+                break
+            }
+        }
+        return i
+    }
+
+    // MARK: Line breaks (spec 6.7, 6.8)
+
+    func handleNewline(_ pos: Int) -> Int {
+        var hard = false
+        var breakStart = pos
+        let last = nodes[0].last
+        if last >= 0 && nodes[Int(last)].kind == .text && Int(nodes[Int(last)].end) == pos && !nodes[Int(last)].a.isArena {
+            // Trailing spaces: two or more make a hard break; all are removed.
+            var t = nodes[Int(last)]
+            var spaces = 0
+            var e = Int(t.end)
+            let s0 = Int(t.start)
+            while e > s0 && c[e - 1] == 0x20 {
+                e -= 1
+                spaces += 1
+            }
+            if spaces > 0 {
+                hard = spaces >= 2
+                breakStart = e
+                if e == s0 {
+                    unlinkNode(last, parent: 0)
+                } else {
+                    t.end = Int32(e)
+                    t.a.length = UInt32(e - s0)
+                    nodes[Int(last)] = t
+                }
+            }
+        }
+        var brk = InlineNode(kind: hard ? .lineBreak : .softBreak, start: breakStart, end: pos + 1)
+        brk.end = Int32(pos + 1)
+        append(brk)
+        var i = pos + 1
+        // Leading spaces of the next line are not content (spec 6.8).
+        while i < n && isSpaceOrTab(c[i]) { i += 1 }
+        return i
+    }
+
+    // MARK: Backslash escapes (spec 2.4)
+
+    func handleBackslash(_ pos: Int) -> Int {
+        if pos + 1 < n {
+            let next = c[pos + 1]
+            if next == 0x0A {
+                append(InlineNode(kind: .lineBreak, start: pos, end: pos + 2))
+                var i = pos + 2
+                while i < n && isSpaceOrTab(c[i]) { i += 1 }
+                return i
+            }
+            if isASCIIPunctuation(next) {
+                if options.contains(.math), next == UInt8(ascii: "("), let e = mathParen(pos, display: false) { return e }
+                if options.contains(.math), next == UInt8(ascii: "["), let e = mathParen(pos, display: true) { return e }
+                var t = InlineNode(kind: .text, start: pos, end: pos + 2)
+                t.a = sourceRef(pos + 1, pos + 2)
+                append(t)
+                return pos + 2
+            }
+        }
+        appendText(pos, pos + 1)
+        return pos + 1
+    }
+
+    // MARK: Code spans (spec 6.1)
+
+    func handleBackticks(_ pos: Int) -> Int {
+        var e = pos
+        while e < n && c[e] == UInt8(ascii: "`") { e += 1 }
+        let length = e - pos
+        if !backtickRunsScanned { scanBacktickRuns(from: pos) }
+        guard let close = nextBacktickRun(length: length, after: e) else {
+            appendText(pos, e)
+            return e
+        }
+        var node = InlineNode(kind: .code, start: pos, end: close + length)
+        var s = e
+        var t = close
+        var hasNewline = false
+        var allSpace = true
+        var i = s
+        while i < t {
+            let b = c[i]
+            if b == 0x0A { hasNewline = true } else if b != 0x20 { allSpace = false }
+            i += 1
+        }
+        if !allSpace && t - s >= 2 && (c[s] == 0x20 || c[s] == 0x0A) && (c[t - 1] == 0x20 || c[t - 1] == 0x0A) {
+            s += 1
+            t -= 1
+        }
+        if hasNewline {
+            let start = arena.count
+            for k in s..<t { arena.append(c[k] == 0x0A ? 0x20 : c[k]) }
+            node.a = ByteRef.arena(start, arena.count)
+        } else {
+            node.a = sourceRef(s, t)
+        }
+        append(node)
+        return close + length
+    }
+
+    func scanBacktickRuns(from start: Int) {
+        backtickRunsScanned = true
+        backtickRuns.removeAll(keepingCapacity: true)
+        backtickCursor.removeAll(keepingCapacity: true)
+        var i = start
+        while i < n {
+            if c[i] == UInt8(ascii: "`") {
+                var e = i
+                while e < n && c[e] == UInt8(ascii: "`") { e += 1 }
+                backtickRuns[e - i, default: []].append(i)
+                i = e
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// The start of the first backtick run of exactly `length` at or after `pos`.
+    func nextBacktickRun(length: Int, after pos: Int) -> Int? {
+        guard let runs = backtickRuns[length] else { return nil }
+        var k = backtickCursor[length] ?? 0
+        while k < runs.count && runs[k] < pos { k += 1 }
+        backtickCursor[length] = k
+        return k < runs.count ? runs[k] : nil
+    }
+
+    // MARK: Emphasis delimiters (spec 6.2)
+
+    /// Whether the scalars around a delimiter run make it left- and/or
+    /// right-flanking, and whether the characters around are punctuation.
+    func flanking(_ start: Int, _ end: Int) -> (left: Bool, right: Bool, beforePunct: Bool, afterPunct: Bool) {
+        let before: UInt32 = start == 0 ? 0x0A : UTF8Decode.scalarBefore(c, start, 0)
+        let after: UInt32 = end >= n ? 0x0A : UTF8Decode.scalar(c, end, n).0
+        let beforeSpace = UnicodeProperties.isWhitespace(before)
+        let afterSpace = UnicodeProperties.isWhitespace(after)
+        let beforePunct = UnicodeProperties.isPunctuation(before)
+        let afterPunct = UnicodeProperties.isPunctuation(after)
+        let left = !afterSpace && (!afterPunct || beforeSpace || beforePunct)
+        let right = !beforeSpace && (!beforePunct || afterSpace || afterPunct)
+        return (left, right, beforePunct, afterPunct)
+    }
+
+    func handleDelimiters(_ pos: Int) -> Int {
+        let ch = c[pos]
+        var e = pos
+        while e < n && c[e] == ch { e += 1 }
+        let f = flanking(pos, e)
+        let canOpen: Bool
+        let canClose: Bool
+        if ch == UInt8(ascii: "*") {
+            canOpen = f.left
+            canClose = f.right
+        } else {
+            canOpen = f.left && (!f.right || f.beforePunct)
+            canClose = f.right && (!f.left || f.afterPunct)
+        }
+        let t = appendText(pos, e)
+        if canOpen || canClose {
+            pushDelimiter(node: t, char: ch, count: e - pos, canOpen: canOpen, canClose: canClose)
+        }
+        return e
+    }
+
+    /// GFM strikethrough: runs of one or two tildes.
+    func handleTildes(_ pos: Int) -> Int {
+        var e = pos
+        while e < n && c[e] == UInt8(ascii: "~") { e += 1 }
+        let t = appendText(pos, e)
+        if e - pos <= 2 {
+            let f = flanking(pos, e)
+            if f.left || f.right {
+                pushDelimiter(node: t, char: UInt8(ascii: "~"), count: e - pos, canOpen: f.left, canClose: f.right)
+            }
+        }
+        return e
+    }
+
+    func pushDelimiter(node: Int32, char: UInt8, count: Int, canOpen: Bool, canClose: Bool) {
+        let i = Int32(delimiters.count)
+        delimiters.append(Delimiter(node: node, char: char, count: Int32(count), original: Int32(count),
+                                    canOpen: canOpen, canClose: canClose, prev: delimiterTop, next: -1))
+        if delimiterTop >= 0 { delimiters[Int(delimiterTop)].next = i }
+        delimiterTop = i
+    }
+
+    func removeDelimiter(_ d: Int32) {
+        let x = delimiters[Int(d)]
+        if x.prev >= 0 { delimiters[Int(x.prev)].next = x.next }
+        if x.next >= 0 { delimiters[Int(x.next)].prev = x.prev } else { delimiterTop = x.prev }
+    }
+
+    /// The "process emphasis" procedure of the spec appendix, over the
+    /// delimiters above `bottom`.
+    func processEmphasis(_ bottom: Int32) {
+        // Lower bounds for opener searches, by delimiter character, whether
+        // the closer can also open, and its length mod 3 (the appendix's
+        // `openers_bottom`): without them `*a **b ***c …` is quadratic.
+        var openersBottom = [Int32](repeating: bottom, count: 18)
+        var closer = delimiterTop
+        if closer < 0 || closer == bottom { return }
+        while delimiters[Int(closer)].prev != bottom && delimiters[Int(closer)].prev >= 0 {
+            closer = delimiters[Int(closer)].prev
+        }
+        if closer == bottom { return }
+        while closer >= 0 {
+            let d = delimiters[Int(closer)]
+            if !d.canClose {
+                closer = d.next
+                continue
+            }
+            let charIndex = d.char == UInt8(ascii: "*") ? 0 : d.char == UInt8(ascii: "_") ? 1 : 2
+            let slot = charIndex * 6 + (d.canOpen ? 3 : 0) + Int(d.original % 3)
+            var opener = d.prev
+            var found = false
+            while opener >= 0 && opener != bottom && opener != openersBottom[slot] {
+                let o = delimiters[Int(opener)]
+                if o.char == d.char && o.canOpen {
+                    if d.char == UInt8(ascii: "~") {
+                        found = o.count == d.count
+                    } else {
+                        let odd = (o.canClose || d.canOpen) && (o.original + d.original) % 3 == 0
+                            && !(o.original % 3 == 0 && d.original % 3 == 0)
+                        found = !odd
+                    }
+                    if found { break }
+                }
+                opener = o.prev
+            }
+            if !found {
+                openersBottom[slot] = d.prev
+                let next = d.next
+                if !d.canOpen { removeDelimiter(closer) }
+                closer = next
+                continue
+            }
+            let o = delimiters[Int(opener)]
+            let use: Int32 = d.char == UInt8(ascii: "~") ? d.count : (d.count >= 2 && o.count >= 2 ? 2 : 1)
+            let kind: NodeKind = d.char == UInt8(ascii: "~") ? .strikethrough : (use == 2 ? .strong : .emphasis)
+            // Take the used delimiters off the end of the opener's text and
+            // the start of the closer's.
+            let on = o.node, cn = d.node
+            nodes[Int(on)].end -= use
+            nodes[Int(on)].a.length -= UInt32(use)
+            let wrapStart = Int(nodes[Int(on)].end)
+            let wrapEnd = Int(nodes[Int(cn)].start) + Int(use)
+            nodes[Int(cn)].start += use
+            nodes[Int(cn)].a.offset += UInt32(use)
+            nodes[Int(cn)].a.length -= UInt32(use)
+            _ = wrap(kind, after: on, before: cn, start: wrapStart, end: wrapEnd)
+            // Delimiters between opener and closer are gone (spec).
+            delimiters[Int(opener)].next = closer
+            delimiters[Int(closer)].prev = opener
+            delimiters[Int(opener)].count -= use
+            delimiters[Int(closer)].count -= use
+            if delimiters[Int(opener)].count == 0 {
+                unlinkNode(on, parent: 0)
+                removeDelimiter(opener)
+            }
+            if delimiters[Int(closer)].count == 0 {
+                let next = delimiters[Int(closer)].next
+                unlinkNode(cn, parent: 0)
+                removeDelimiter(closer)
+                closer = next
+            }
+        }
+        while delimiterTop >= 0 && delimiterTop != bottom {
+            removeDelimiter(delimiterTop)
+        }
+    }
+
+    // MARK: Links and images (spec 6.3, 6.4)
+
+    func pushBracket(node: Int32, position: Int, image: Bool) {
+        if !brackets.isEmpty { brackets[brackets.count - 1].bracketAfter = true }
+        brackets.append(Bracket(node: node, position: position, image: image, active: true,
+                                bracketAfter: false, delimiterBottom: delimiterTop))
+    }
+
+    @inline(__always)
+    func skipWhitespace(_ pos: Int) -> Int {
+        var i = pos
+        while i < n && (c[i] == 0x20 || c[i] == 0x09 || c[i] == 0x0A) { i += 1 }
+        return i
+    }
+
+    func handleCloseBracket(_ pos: Int) -> Int {
+        let after = pos + 1
+        guard let opener = brackets.last else {
+            appendText(pos, after)
+            return after
+        }
+        if !opener.active {
+            brackets.removeLast()
+            appendText(pos, after)
+            return after
+        }
+        if options.contains(.footnotes) && !opener.image, let e = footnoteReference(opener, closeAt: pos) {
+            return e
+        }
+        var destination: ByteRef = .empty
+        var title: ByteRef = .empty
+        var endPos = -1
+
+        // Inline link: `(destination "title")`.
+        if after < n && c[after] == UInt8(ascii: "(") {
+            let i = skipWhitespace(after + 1)
+            if i < n && c[i] == UInt8(ascii: ")") {
+                endPos = i + 1
+            } else if let d = LinkScan.destination(c, i, n) {
+                let j = skipWhitespace(d.next)
+                if j < n && c[j] == UInt8(ascii: ")") {
+                    destination = unescapedRef(d.start, d.end)
+                    endPos = j + 1
+                } else if j > d.next, let t = LinkScan.title(c, j, n) {
+                    let k = skipWhitespace(t.next)
+                    if k < n && c[k] == UInt8(ascii: ")") {
+                        destination = unescapedRef(d.start, d.end)
+                        title = unescapedRef(t.start, t.end)
+                        endPos = k + 1
+                    }
+                }
+            }
+        }
+        // Reference link: full, collapsed or shortcut.
+        if endPos < 0 {
+            var key: [UInt8]? = nil
+            var refEnd = after
+            var labelFound = false
+            if after < n && c[after] == UInt8(ascii: "[") {
+                if let l = LinkScan.label(c, after, n) {
+                    labelFound = true
+                    key = LinkScan.normalizeLabel(c, l.start, l.end)
+                    refEnd = l.next
+                } else if let e = blankLabelEnd(after) {
+                    // `[]` or `[  ]`: a collapsed reference.
+                    refEnd = e
+                }
+            }
+            if !labelFound {
+                if !opener.bracketAfter {
+                    key = LinkScan.normalizeLabel(c, opener.position, pos)
+                } else {
+                    key = nil
+                }
+            }
+            if let key, !key.isEmpty, let def = definitions[key] {
+                destination = storeArena(def.destination)
+                title = storeArena(def.title)
+                endPos = refEnd
+            }
+        }
+        guard endPos >= 0 else {
+            brackets.removeLast()
+            appendText(pos, after)
+            return after
+        }
+        let openerNode = opener.node
+        let start = Int(nodes[Int(openerNode)].start)
+        let link = wrap(opener.image ? .image : .link, after: openerNode, before: -1, start: start, end: endPos)
+        nodes[Int(link)].a = destination
+        nodes[Int(link)].b = title
+        unlinkNode(openerNode, parent: 0)
+        processEmphasis(opener.delimiterBottom)
+        brackets.removeLast()
+        if !opener.image {
+            // No links inside links (spec 6.3): earlier `[` can't open one now.
+            for k in brackets.indices where !brackets[k].image { brackets[k].active = false }
+        }
+        return endPos
+    }
+
+    /// `[` followed by only whitespace and `]`: the end after `]`.
+    func blankLabelEnd(_ pos: Int) -> Int? {
+        var i = pos + 1
+        while i < n && (c[i] == 0x20 || c[i] == 0x09 || c[i] == 0x0A) {
+            i += 1
+            if i - pos > LinkScan.maxLabelLength { return nil }
+        }
+        return i < n && c[i] == UInt8(ascii: "]") ? i + 1 : nil
+    }
+
+    // MARK: Arena
+
+    /// The document's side arena; the builder hands it in for a parse.
+    var arena: [UInt8] = []
+
+    func storeArena(_ bytes: [UInt8]) -> ByteRef {
+        if bytes.isEmpty { return .empty }
+        let s = arena.count
+        arena.append(contentsOf: bytes)
+        return ByteRef.arena(s, arena.count)
+    }
+
+    /// A reference to `content[start..<end]` with escapes and entities
+    /// resolved: a source slice when nothing changes (the common case).
+    func unescapedRef(_ start: Int, _ end: Int) -> ByteRef {
+        if start == end { return .empty }
+        if !CharacterReferences.needsUnescaping(c, start, end) && !spansLines(start, end) {
+            return sourceRef(start, end)
+        }
+        let s = arena.count
+        CharacterReferences.appendUnescaped(c, start, end, into: &arena)
+        return ByteRef.arena(s, arena.count)
+    }
+
+    @inline(__always)
+    func spansLines(_ start: Int, _ end: Int) -> Bool {
+        if lineContentStart.count == 1 { return false }
+        var i = start
+        while i < end {
+            if c[i] == 0x0A { return true }
+            i += 1
+        }
+        return false
+    }
+
+    // MARK: Autolinks and raw HTML (spec 6.5, 6.6)
+
+    func handleLessThan(_ pos: Int) -> Int {
+        if let (e, email) = Autolinks.scan(c, pos, n) {
+            var link = InlineNode(kind: .link, start: pos, end: e)
+            link.flags = email ? 3 : 1
+            let textStart = pos + 1, textEnd = e - 1
+            let text = entityDecodedRef(textStart, textEnd)
+            if email {
+                let s = arena.count
+                arena.append(contentsOf: Array("mailto:".utf8))
+                arena.append(contentsOf: bytes(of: text))
+                link.a = ByteRef.arena(s, arena.count)
+            } else {
+                link.a = text
+            }
+            let l = append(link)
+            var t = InlineNode(kind: .text, start: textStart, end: textEnd)
+            t.a = text
+            let ti = Int32(nodes.count)
+            t.prev = -1
+            nodes.append(t)
+            nodes[Int(l)].first = ti
+            nodes[Int(l)].last = ti
+            return e
+        }
+        if let e = html.scan(c, pos, n) {
+            var node = InlineNode(kind: .html, start: pos, end: e)
+            node.a = spansLines(pos, e) ? storeArena(Array(c[pos..<e])) : sourceRef(pos, e)
+            append(node)
+            return e
+        }
+        appendText(pos, pos + 1)
+        return pos + 1
+    }
+
+    func bytes(of ref: ByteRef) -> ArraySlice<UInt8> {
+        ref.isArena ? arena[ref.start..<ref.end] : sourceBytes[ref.start..<ref.end]
+    }
+
+    /// The document source (for reading back source refs).
+    var sourceBytes: [UInt8] = []
+
+    /// Entities decoded, backslashes kept (autolinks).
+    func entityDecodedRef(_ start: Int, _ end: Int) -> ByteRef {
+        var i = start
+        var hasAmp = false
+        while i < end {
+            if c[i] == UInt8(ascii: "&") { hasAmp = true; break }
+            i += 1
+        }
+        if !hasAmp { return sourceRef(start, end) }
+        let s = arena.count
+        i = start
+        while i < end {
+            if c[i] == UInt8(ascii: "&"), let next = CharacterReferences.decode(c, i, end, into: &arena) {
+                i = next
+            } else {
+                arena.append(c[i])
+                i += 1
+            }
+        }
+        return ByteRef.arena(s, arena.count)
+    }
+
+    // MARK: Entities (spec 2.5)
+
+    func handleAmpersand(_ pos: Int) -> Int {
+        let s = arena.count
+        if let e = CharacterReferences.decode(c, pos, n, into: &arena) {
+            var t = InlineNode(kind: .text, start: pos, end: e)
+            t.a = ByteRef.arena(s, arena.count)
+            append(t)
+            return e
+        }
+        appendText(pos, pos + 1)
+        return pos + 1
+    }
+}
