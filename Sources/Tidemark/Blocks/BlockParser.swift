@@ -405,7 +405,7 @@ final class BlockParser {
             } else if !indented && options.contains(.math) && (c == UInt8(ascii: "$") || c == UInt8(ascii: "\\")),
                       let m = mathBlockStart(firstNonspace, interruptsParagraph: ck == .paragraph) {
                 container = startMathBlock(container, m)
-            } else if (!indented || ck == .list), let (ordered, marker, number, width) = listMarker(firstNonspace, interruptsParagraph: ck == .paragraph) {
+            } else if !indented, let (ordered, marker, number, width) = listMarker(firstNonspace, interruptsParagraph: ck == .paragraph) {
                 container = startListItem(container, ordered: ordered, marker: marker, number: number, width: width)
             } else if indented && !maybeLazy && !blank {
                 advanceOffset(4, columns: true)

@@ -580,11 +580,14 @@ final class InlineParser {
         }
         let openerNode = opener.node
         let start = Int(nodes[Int(openerNode)].start)
+        // Emphasis inside the link text is settled first, while its nodes
+        // are still siblings at the top level (spec appendix, "look for
+        // link or image").
+        processEmphasis(opener.delimiterBottom)
         let link = wrap(opener.image ? .image : .link, after: openerNode, before: -1, start: start, end: endPos)
         nodes[Int(link)].a = destination
         nodes[Int(link)].b = title
         unlinkNode(openerNode, parent: 0)
-        processEmphasis(opener.delimiterBottom)
         brackets.removeLast()
         if !opener.image {
             // No links inside links (spec 6.3): earlier `[` can't open one now.
