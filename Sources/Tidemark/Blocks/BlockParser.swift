@@ -41,6 +41,11 @@ final class BlockParser {
     /// Where the next unprocessed line starts.
     var position = 0
 
+    /// Column alignments of each table, by `Block.extra`.
+    var tableAlignments: [[TableAlignment]] = []
+    /// Normalized labels of footnote definitions (first one wins).
+    var footnoteKeys: Set<[UInt8]> = []
+
     init(options: ParseOptions) {
         self.options = options
         var doc = Block(kind: .document, start: 0, startLine: 0)
@@ -317,7 +322,7 @@ final class BlockParser {
     func matchFencedOrIndented(_ b: Int32) -> FenceMatch {
         let blk = blocks[Int(b)]
         if blk.fenced {
-            if blk.kind == .mathBlock {
+            if blk.kind == .mathBlock && blk.htmlKind != 2 {
                 return matchMathBlockLine(b)
             }
             if indent <= 3 && peek(firstNonspace) == blk.fenceChar
@@ -416,7 +421,7 @@ final class BlockParser {
                 break loop
             }
             let nk = blocks[Int(container)].kind
-            if nk == .paragraph || nk == .heading || nk == .codeBlock || nk == .table { break }
+            if nk == .paragraph || nk == .heading || nk == .codeBlock || nk == .table || nk == .mathBlock { break }
             maybeLazy = false
         }
         return container

@@ -6,7 +6,7 @@ extension BlockParser {
         out.reserveCapacity(blocks.count * 4)
         let inline = InlineParser(options: options, definitions: definitions)
         inline.sourceBytes = source
-        inline.footnoteLabels = footnoteLabelSet()
+        inline.footnoteLabels = footnoteKeys
         source.withUnsafeBufferPointer { buffer in
             s = buffer
             emitBlocks(into: &out, inline: inline)
@@ -48,7 +48,10 @@ extension BlockParser {
             case .heading:
                 node.small = UInt16(blk.level)
                 node.flags = blk.setext ? 1 : 0
-            case .codeBlock, .mathBlock:
+            case .mathBlock:
+                node.flags = 1
+                node.a = mathLiteral(b, inline: inline)
+            case .codeBlock:
                 node.flags = blk.fenced ? 1 : 0
                 node.a = leafLiteral(b, inline: inline, finalNewline: true)
                 if blk.fenced && blk.infoEnd > blk.infoStart {
@@ -56,7 +59,6 @@ extension BlockParser {
                     CharacterReferences.appendUnescaped(s, Int(blk.infoStart), Int(blk.infoEnd), into: &inline.arena)
                     node.b = ByteRef.arena(st, inline.arena.count)
                 }
-                if blk.kind == .mathBlock { node.flags = 1 }
             case .htmlBlock:
                 node.a = leafLiteral(b, inline: inline, finalNewline: true)
             case .alert:
@@ -71,10 +73,8 @@ extension BlockParser {
                 loadLeafContent(b, inline: inline, trimTrailing: true)
                 inline.parse()
                 emitInlines(inline, parent: r, into: &out)
-            case .tableCell:
-                loadCellContent(b, inline: inline)
-                inline.parse()
-                emitInlines(inline, parent: r, into: &out)
+            case .table:
+                emitTable(b, node: r, into: &out, inline: inline)
             default:
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             }
@@ -122,8 +122,9 @@ extension BlockParser {
     /// Copies the parsed inlines into the store under `parent`, merging
     /// adjacent text and mapping content offsets to source offsets.
     func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
-        var stack: [(Int32, Int32)] = [(p.nodes[0].first, parent)]
-        while let (x0, rp) = stack.popLast() {
+        var stack: [(Int32, Int32, Bool)] = [(p.nodes[0].first, parent, false)]
+        let emails = options.contains(.autolink)
+        while let (x0, rp, inLink) = stack.popLast() {
             var x = x0
             guard x >= 0 else { continue }
             let node = p.nodes[Int(x)]
@@ -142,15 +143,20 @@ extension BlockParser {
                     x = y
                     y = m.next
                 }
-                if y >= 0 { stack.append((y, rp)) }
+                if y >= 0 { stack.append((y, rp, inLink)) }
                 if lit.length == 0 { continue }
-                var r = RawNode(kind: .text, start: p.sourceOffset(Int(node.start)),
-                                end: p.sourceOffset(Int(end) - 1) + 1)
-                r.a = lit
-                _ = BlockParser.appendNode(r, parent: rp, into: &out)
+                let start = p.sourceOffset(Int(node.start))
+                let stop = p.sourceOffset(Int(end) - 1) + 1
+                if emails && !inLink && !lit.isArena && stop - start == Int(lit.length) {
+                    emitTextWithEmails(lit, start: start, parent: rp, into: &out, inline: p)
+                } else {
+                    var r = RawNode(kind: .text, start: start, end: stop)
+                    r.a = lit
+                    _ = BlockParser.appendNode(r, parent: rp, into: &out)
+                }
                 continue
             }
-            if node.next >= 0 { stack.append((node.next, rp)) }
+            if node.next >= 0 { stack.append((node.next, rp, inLink)) }
             var r = RawNode(kind: node.kind, start: p.sourceOffset(Int(node.start)),
                             end: node.end > node.start ? p.sourceOffset(Int(node.end) - 1) + 1 : p.sourceOffset(Int(node.start)))
             r.flags = node.flags
@@ -159,7 +165,67 @@ extension BlockParser {
             r.b = node.b
             r.number = node.number
             let ri = BlockParser.appendNode(r, parent: rp, into: &out)
-            if node.first >= 0 { stack.append((node.first, ri)) }
+            if node.first >= 0 { stack.append((node.first, ri, inLink || node.kind == .link || node.kind == .image)) }
+        }
+    }
+}
+
+extension BlockParser {
+    /// Emits a text run, turning e-mail addresses into links (GFM extended
+    /// e-mail autolinks: `local@domain.tld`, where the local part is letters,
+    /// digits and `.+-_`, and the domain has at least one `.`).
+    func emitTextWithEmails(_ lit: ByteRef, start: Int, parent: Int32, into out: inout [RawNode], inline: InlineParser) {
+        let a = lit.start, e = lit.end
+        var segStart = a
+        var i = a
+        while i < e {
+            guard s[i] == UInt8(ascii: "@") else { i += 1; continue }
+            var l = i
+            while l > segStart {
+                let b = s[l - 1]
+                if isASCIIAlphanumeric(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") {
+                    l -= 1
+                } else {
+                    break
+                }
+            }
+            guard l < i else { i += 1; continue }
+            var k = i + 1
+            var periods = 0
+            while k < e {
+                let b = s[k]
+                if isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") {
+                    k += 1
+                } else if b == UInt8(ascii: ".") && k + 1 < e && isASCIIAlphanumeric(s[k + 1]) {
+                    periods += 1
+                    k += 1
+                } else {
+                    break
+                }
+            }
+            guard periods > 0, k - i >= 2, isASCIILetter(s[k - 1]) || s[k - 1] == UInt8(ascii: ".") else { i += 1; continue }
+            if l > segStart {
+                var t = RawNode(kind: .text, start: start + (segStart - a), end: start + (l - a))
+                t.a = ByteRef.source(segStart, l)
+                _ = BlockParser.appendNode(t, parent: parent, into: &out)
+            }
+            var link = RawNode(kind: .link, start: start + (l - a), end: start + (k - a))
+            link.flags = 1 | 2 | 4
+            let st = inline.arena.count
+            inline.arena.append(contentsOf: Array("mailto:".utf8))
+            inline.arena.append(contentsOf: UnsafeBufferPointer(rebasing: s[l..<k]))
+            link.a = ByteRef.arena(st, inline.arena.count)
+            let li = BlockParser.appendNode(link, parent: parent, into: &out)
+            var t = RawNode(kind: .text, start: start + (l - a), end: start + (k - a))
+            t.a = ByteRef.source(l, k)
+            _ = BlockParser.appendNode(t, parent: li, into: &out)
+            segStart = k
+            i = k
+        }
+        if segStart < e {
+            var t = RawNode(kind: .text, start: start + (segStart - a), end: start + (e - a))
+            t.a = ByteRef.source(segStart, e)
+            _ = BlockParser.appendNode(t, parent: parent, into: &out)
         }
     }
 }

@@ -7,6 +7,10 @@ struct HTMLRenderer {
     var out: [UInt8] = []
     /// Depth of image alt text being written (inside it only text shows).
     var altDepth = 0
+    /// The footnote definition being written at the end (else -1).
+    var renderingFootnote = -1
+    /// The paragraph after whose text the back-references go (else -1).
+    var backrefParagraph = -1
 
     init(storage: DocumentStorage, options: HTMLOptions, parseOptions: ParseOptions) {
         self.storage = storage

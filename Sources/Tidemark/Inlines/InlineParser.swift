@@ -69,8 +69,17 @@ final class InlineParser {
         sourceOffset(o)
     }
 
+    /// Set for table cells whose content differs from the source (`\|`):
+    /// literals are then copied from the content.
+    var literalsFromContent = false
+
     @inline(__always)
     func sourceRef(_ start: Int, _ end: Int) -> ByteRef {
+        if literalsFromContent {
+            let a = arena.count
+            arena.append(contentsOf: content[start..<end])
+            return ByteRef.arena(a, arena.count)
+        }
         let s = sourceOffset(start)
         return ByteRef.source(s, s + (end - start))
     }
@@ -273,6 +282,7 @@ final class InlineParser {
                 return i
             }
             if isASCIIPunctuation(next) {
+                if options.contains(.math), next == UInt8(ascii: "\\"), let e = doubledMathParen(pos) { return e }
                 if options.contains(.math), next == UInt8(ascii: "("), let e = mathParen(pos, display: false) { return e }
                 if options.contains(.math), next == UInt8(ascii: "["), let e = mathParen(pos, display: true) { return e }
                 var t = InlineNode(kind: .text, start: pos, end: pos + 2)
@@ -518,7 +528,7 @@ final class InlineParser {
             appendText(pos, after)
             return after
         }
-        if options.contains(.footnotes) && !opener.image, let e = footnoteReference(opener, closeAt: pos) {
+        if options.contains(.footnotes), let e = footnoteReference(opener, closeAt: pos) {
             return e
         }
         var destination: ByteRef = .empty

@@ -1,0 +1,169 @@
+/// GFM tables (GFM spec, "Tables (extension)").
+///
+/// A table starts when a paragraph's last line is a header row and the next
+/// line is a delimiter row with the same number of cells. Rows continue
+/// until a blank line or the start of another block. The table block keeps
+/// its rows as content lines; cells are split when the tree is emitted.
+extension BlockParser {
+    /// The cells of a row: content ranges (trimmed), honoring `\|`.
+    static func splitRow(_ s: Bytes, _ start: Int, _ end: Int) -> [(Int, Int)] {
+        var i = start
+        var e = end
+        while i < e && isSpaceOrTab(s[i]) { i += 1 }
+        while e > i && isSpaceOrTab(s[e - 1]) { e -= 1 }
+        if i < e && s[i] == UInt8(ascii: "|") { i += 1 }
+        var cells: [(Int, Int)] = []
+        var cellStart = i
+        var k = i
+        var trailingPipe = false
+        while k < e {
+            let b = s[k]
+            if b == UInt8(ascii: "\\") && k + 1 < e {
+                k += 2
+                continue
+            }
+            if b == UInt8(ascii: "|") {
+                cells.append((cellStart, k))
+                cellStart = k + 1
+                if k + 1 == e { trailingPipe = true }
+            }
+            k += 1
+        }
+        if !trailingPipe && (cellStart < e || cells.isEmpty) { cells.append((cellStart, e)) }
+        return cells.map { c in
+            var a = c.0, b = c.1
+            while a < b && isSpaceOrTab(s[a]) { a += 1 }
+            while b > a && isSpaceOrTab(s[b - 1]) { b -= 1 }
+            return (a, b)
+        }
+    }
+
+    /// A delimiter row (`| :-- | --: |`): the alignments, or nil.
+    static func delimiterRow(_ s: Bytes, _ start: Int, _ end: Int) -> [TableAlignment]? {
+        let cells = splitRow(s, start, end)
+        guard !cells.isEmpty else { return nil }
+        var result: [TableAlignment] = []
+        result.reserveCapacity(cells.count)
+        for (a, b) in cells {
+            guard b > a else { return nil }
+            var i = a, j = b
+            let left = s[i] == UInt8(ascii: ":")
+            if left { i += 1 }
+            let right = j > i && s[j - 1] == UInt8(ascii: ":")
+            if right { j -= 1 }
+            guard j > i else { return nil }
+            for k in i..<j where s[k] != UInt8(ascii: "-") { return nil }
+            result.append(left && right ? .center : left ? .left : right ? .right : .none)
+        }
+        return result
+    }
+
+    /// At a paragraph whose next line may be a delimiter row: starts a table
+    /// and returns it, or nil.
+    func tryStartTable(_ paragraph: Int32) -> Int32? {
+        guard firstNonspace < lineEnd else { return nil }
+        let c = s[firstNonspace]
+        guard c == UInt8(ascii: "|") || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") else { return nil }
+        guard let aligns = BlockParser.delimiterRow(s, firstNonspace, lineEnd) else { return nil }
+        let p = blocks[Int(paragraph)]
+        guard p.lineCount > 0 else { return nil }
+        let headerIndex = Int(p.firstLine + p.lineCount - 1)
+        let header = lines[headerIndex]
+        let headerCells = BlockParser.splitRow(s, Int(header.start), Int(header.end))
+        guard headerCells.count == aligns.count else { return nil }
+        // The lines before the header stay a paragraph; reference
+        // definitions at its start are resolved as usual when it closes.
+        let table: Int32
+        if p.lineCount == 1 {
+            table = paragraph
+            blocks[Int(table)].kind = .table
+        } else {
+            blocks[Int(paragraph)].lineCount -= 1
+            let prevLine = lines[headerIndex - 1]
+            blocks[Int(paragraph)].end = prevLine.end
+            finalize(paragraph, endSet: true)
+            let parent = blocks[Int(paragraph)].parent
+            table = addChild(parent, .table, start: Int(header.start))
+            blocks[Int(table)].firstLine = Int32(headerIndex)
+            blocks[Int(table)].lineCount = 1
+            blocks[Int(table)].startLine = Int32(lineNumber - 1)
+        }
+        blocks[Int(table)].start = header.start
+        blocks[Int(table)].extra = Int32(tableAlignments.count)
+        tableAlignments.append(aligns)
+        openedFenceThisLine = true
+        offset = lineEnd
+        return table
+    }
+
+    func matchTable(_ b: Int32) -> Bool { !blank }
+
+    func addTableRow(_ b: Int32) {
+        if openedFenceThisLine { return }
+        addLine(b, from: firstNonspace)
+    }
+
+    func finalizeTable(_ b: Int32) {
+        let blk = blocks[Int(b)]
+        if blk.lineCount > 0 { blocks[Int(b)].end = lines[Int(blk.firstLine + blk.lineCount - 1)].end }
+    }
+
+    /// Emits a table's rows and cells, parsing each cell's inlines.
+    func emitTable(_ b: Int32, node: Int32, into out: inout [RawNode], inline: InlineParser) {
+        let blk = blocks[Int(b)]
+        let aligns = tableAlignments[Int(blk.extra)]
+        let columns = aligns.count
+        out[Int(node)].number = Int32(columns)
+        for k in 0..<Int(blk.lineCount) {
+            let l = lines[Int(blk.firstLine) + k]
+            var rowNode = RawNode(kind: .tableRow, start: Int(l.start), end: Int(l.end))
+            rowNode.flags = k == 0 ? 1 : 0
+            let r = BlockParser.appendNode(rowNode, parent: node, into: &out)
+            let cells = BlockParser.splitRow(s, Int(l.start), Int(l.end))
+            for col in 0..<columns {
+                let range = col < cells.count ? cells[col] : (Int(l.end), Int(l.end))
+                var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
+                cellNode.small = UInt16(aligns[col].rawValue)
+                let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)
+                if range.1 > range.0 {
+                    loadCellContent(range.0, range.1, inline: inline)
+                    inline.parse()
+                    emitInlines(inline, parent: ci, into: &out)
+                    inline.literalsFromContent = false
+                }
+            }
+        }
+    }
+
+    /// A cell's content: `\|` becomes `|` before inline parsing (GFM spec,
+    /// example 200), so code spans show the pipe.
+    func loadCellContent(_ start: Int, _ end: Int, inline: InlineParser) {
+        inline.content.removeAll(keepingCapacity: true)
+        inline.lineContentStart.removeAll(keepingCapacity: true)
+        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        inline.lineContentStart.append(0)
+        inline.lineSourceStart.append(start)
+        var i = start
+        var replaced = false
+        while i < end {
+            let b = s[i]
+            if b == UInt8(ascii: "\\") && i + 1 < end {
+                if s[i + 1] == UInt8(ascii: "|") {
+                    inline.content.append(UInt8(ascii: "|"))
+                    i += 2
+                    replaced = true
+                    inline.lineContentStart.append(inline.content.count)
+                    inline.lineSourceStart.append(i)
+                    continue
+                }
+                inline.content.append(b)
+                inline.content.append(s[i + 1])
+                i += 2
+                continue
+            }
+            inline.content.append(b)
+            i += 1
+        }
+        inline.literalsFromContent = replaced
+    }
+}
