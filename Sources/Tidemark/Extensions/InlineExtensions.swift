@@ -198,7 +198,8 @@ extension InlineParser {
                 let b = c[i]
                 if b == UInt8(ascii: "\\") { i += 2; continue }
                 if b == UInt8(ascii: "$") {
-                    let single = (i + 1 >= n || c[i + 1] != UInt8(ascii: "$")) && c[i - 1] != UInt8(ascii: "$")
+                    // Runs of `$$` are skipped whole, so only the next byte matters.
+                    let single = i + 1 >= n || c[i + 1] != UInt8(ascii: "$")
                     if single && !isMathSpace(c[i - 1]) && !(i + 1 < n && isASCIIDigit(c[i + 1])) {
                         appendMath(pos, run, i, i + 1, display: false, undouble: false)
                         return i + 1
@@ -217,6 +218,14 @@ extension InlineParser {
 
     @inline(__always) func isMathSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A }
 
+    /// Backslash-delimited math needs a letter or digit inside, so that
+    /// runs of escaped punctuation such as `\[\\\]` (CommonMark example
+    /// 12) keep their CommonMark meaning.
+    func hasAlphanumeric(_ a: Int, _ b: Int) -> Bool {
+        for k in a..<b where isASCIIAlphanumeric(c[k]) || c[k] >= 0x80 { return true }
+        return false
+    }
+
     func isBlank(_ a: Int, _ b: Int) -> Bool {
         for k in a..<b where !isMathSpace(c[k]) { return false }
         return true
@@ -230,7 +239,7 @@ extension InlineParser {
         while i + 1 < n {
             if c[i] == UInt8(ascii: "\\") {
                 if c[i + 1] == close {
-                    guard !isBlank(pos + 2, i) else { return nil }
+                    guard hasAlphanumeric(pos + 2, i) else { return nil }
                     appendMath(pos, pos + 2, i, i + 2, display: display, undouble: false)
                     return i + 2
                 }
@@ -252,7 +261,7 @@ extension InlineParser {
         var i = pos + 3
         while i + 2 < n {
             if c[i] == UInt8(ascii: "\\") && c[i + 1] == UInt8(ascii: "\\") && c[i + 2] == close {
-                guard !isBlank(pos + 3, i) else { return nil }
+                guard hasAlphanumeric(pos + 3, i) else { return nil }
                 appendMath(pos, pos + 3, i, i + 3, display: open == UInt8(ascii: "["), undouble: true)
                 return i + 3
             }

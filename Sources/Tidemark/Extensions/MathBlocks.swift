@@ -66,6 +66,9 @@ extension BlockParser {
             }
             i += 1
         }
+        // A block that spans lines needs its opener alone on the line, so
+        // that `\[not a link](/foo)` (CommonMark example 14) stays text.
+        guard BlockScan.isBlankRest(s, contentStart, lineEnd) else { return nil }
         return MathStart(style: style, contentStart: contentStart, closedAt: nil)
     }
 
@@ -131,6 +134,15 @@ extension BlockParser {
         while e > a && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 || bytes[e - 1] == 0x0A) { e -= 1 }
         if a == e { return .empty }
         let st = inline.arena.count
+        if blocks[Int(b)].fenceChar == 2 && blocks[Int(b)].htmlKind != 2 {
+            // `\\[ … \\]`: the whole block was escaped twice; undo it.
+            var k = a
+            while k < e {
+                inline.arena.append(bytes[k])
+                k += bytes[k] == UInt8(ascii: "\\") && k + 1 < e && bytes[k + 1] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return ByteRef.arena(st, inline.arena.count)
+        }
         inline.arena.append(contentsOf: bytes[a..<e])
         return ByteRef.arena(st, inline.arena.count)
     }
