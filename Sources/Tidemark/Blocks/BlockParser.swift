@@ -8,43 +8,43 @@
 /// what lets the streaming parser feed it chunk by chunk.
 final class BlockParser {
     /// The source being parsed; valid only during a `consumeLines` call.
-    var s: Bytes = Bytes(start: nil, count: 0)
+    @exclusivity(unchecked) var s: Bytes = Bytes(start: nil, count: 0)
     let options: ParseOptions
 
-    var blocks: [Block] = []
-    var lines: [Line] = []
+    @exclusivity(unchecked) var blocks: [Block] = []
+    @exclusivity(unchecked) var lines: [Line] = []
     /// The deepest open block.
-    var tip: Int32 = 0
+    @exclusivity(unchecked) var tip: Int32 = 0
     /// Link reference definitions by normalized label; the first one wins.
-    var definitions: [[UInt8]: LinkDefinition] = [:]
+    @exclusivity(unchecked) var definitions: [[UInt8]: LinkDefinition] = [:]
     /// Byte offset of the start of each line.
-    var lineStarts: [UInt32] = [0]
+    @exclusivity(unchecked) var lineStarts: [UInt32] = [0]
 
     // The current line.
-    var lineNumber = -1
-    var lineStart = 0
-    var lineEnd = 0
-    var offset = 0
-    var column = 0
-    var firstNonspace = 0
-    var firstNonspaceColumn = 0
-    var indent = 0
-    var blank = false
-    var partiallyConsumedTab = false
+    @exclusivity(unchecked) var lineNumber = -1
+    @exclusivity(unchecked) var lineStart = 0
+    @exclusivity(unchecked) var lineEnd = 0
+    @exclusivity(unchecked) var offset = 0
+    @exclusivity(unchecked) var column = 0
+    @exclusivity(unchecked) var firstNonspace = 0
+    @exclusivity(unchecked) var firstNonspaceColumn = 0
+    @exclusivity(unchecked) var indent = 0
+    @exclusivity(unchecked) var blank = false
+    @exclusivity(unchecked) var partiallyConsumedTab = false
     /// End (line ending excluded) of the previous line, where blocks closed
     /// by the current line end.
-    var previousLineEnd = 0
+    @exclusivity(unchecked) var previousLineEnd = 0
     /// Set when the current line opened a fenced block (its first line is
     /// the fence, not content).
-    var openedFenceThisLine = false
+    @exclusivity(unchecked) var openedFenceThisLine = false
 
     /// Where the next unprocessed line starts.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
 
     /// Column alignments of each table, by `Block.extra`.
-    var tableAlignments: [[TableAlignment]] = []
+    @exclusivity(unchecked) var tableAlignments: [[TableAlignment]] = []
     /// Normalized labels of footnote definitions (first one wins).
-    var footnoteKeys: Set<[UInt8]> = []
+    @exclusivity(unchecked) var footnoteKeys: Set<[UInt8]> = []
 
     init(options: ParseOptions) {
         self.options = options
@@ -657,5 +657,33 @@ final class BlockParser {
         }
         tip = 0
         blocks[0].end = Int32(truncatingIfNeeded: s.count)
+    }
+}
+
+extension BlockParser {
+    /// A deep copy of the parser's state (the streaming parser is a value).
+    func copy() -> BlockParser {
+        let c = BlockParser(options: options)
+        c.blocks = blocks
+        c.lines = lines
+        c.tip = tip
+        c.definitions = definitions
+        c.lineStarts = lineStarts
+        c.lineNumber = lineNumber
+        c.lineStart = lineStart
+        c.lineEnd = lineEnd
+        c.offset = offset
+        c.column = column
+        c.firstNonspace = firstNonspace
+        c.firstNonspaceColumn = firstNonspaceColumn
+        c.indent = indent
+        c.blank = blank
+        c.partiallyConsumedTab = partiallyConsumedTab
+        c.previousLineEnd = previousLineEnd
+        c.openedFenceThisLine = openedFenceThisLine
+        c.position = position
+        c.tableAlignments = tableAlignments
+        c.footnoteKeys = footnoteKeys
+        return c
     }
 }

@@ -31,12 +31,19 @@ extension BlockParser {
     }
 
     func emitBlocks(into out: inout [RawNode], inline: InlineParser) {
+        emitBlocks(from: 0, parent: -1, siblings: false, into: &out, inline: inline)
+    }
+
+    /// Emits block `first` (and, with `siblings`, the blocks after it) with
+    /// their subtrees under `parent`.
+    func emitBlocks(from first: Int32, parent firstParent: Int32, siblings: Bool,
+                    into out: inout [RawNode], inline: InlineParser) {
         // Explicit stack: documents may nest blocks 100,000 deep.
-        var stack: [(block: Int32, parent: Int32)] = [(0, -1)]
+        var stack: [(block: Int32, parent: Int32)] = [(first, firstParent)]
         while let (b, parent) = stack.popLast() {
             guard b >= 0 else { continue }
             let blk = blocks[Int(b)]
-            if blk.next >= 0 { stack.append((blk.next, parent)) }
+            if blk.next >= 0 && (parent != firstParent || siblings) { stack.append((blk.next, parent)) }
             var node = RawNode(kind: blk.kind, start: Int(blk.start), end: Int(blk.end))
             switch blk.kind {
             case .list:

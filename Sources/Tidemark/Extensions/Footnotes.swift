@@ -4,7 +4,18 @@
 extension BlockParser {
     func postprocess(_ storage: DocumentStorage) -> DocumentStorage {
         guard options.contains(.footnotes), !footnoteKeys.isEmpty else { return storage }
+        return renumberFootnotes(storage)
+    }
+
+    /// Numbers footnotes from scratch (the streaming parser renumbers every
+    /// snapshot: a reference in the tail can number a settled definition).
+    func renumberFootnotes(_ storage: DocumentStorage) -> DocumentStorage {
         var nodes = storage.nodes
+        for i in nodes.indices where nodes[i].kind == .footnoteDefinition || nodes[i].kind == .footnoteReference {
+            nodes[i].number = 0
+            nodes[i].number2 = 0
+            if nodes[i].kind == .footnoteReference { nodes[i].b = .empty }
+        }
         // The first definition of each label.
         var definitionByKey: [[UInt8]: Int] = [:]
         storage.source.withUnsafeBufferPointer { src in
@@ -37,7 +48,7 @@ extension BlockParser {
                 }
             }
         }
-        guard changed else { return storage }
+        _ = changed
         return DocumentStorage(source: storage.source, nodes: nodes, arena: storage.arena, lineStarts: storage.lineStarts)
     }
 }

@@ -6,34 +6,38 @@
 /// source offsets through the line map.
 final class InlineParser {
     let options: ParseOptions
-    var definitions: [[UInt8]: LinkDefinition]
+    @exclusivity(unchecked) var definitions: [[UInt8]: LinkDefinition]
     /// Footnote labels (normalized) that have a definition, when footnotes are on.
-    var footnoteLabels: Set<[UInt8]> = []
+    @exclusivity(unchecked) var footnoteLabels: Set<[UInt8]> = []
+    /// When set, labels looked up without success are collected here (the
+    /// streaming parser re-renders a settled block when one gets defined).
+    @exclusivity(unchecked) var missedLabels: Set<[UInt8]>? = nil
+    @exclusivity(unchecked) var missedFootnotes: Set<[UInt8]>? = nil
 
     // The leaf being parsed.
-    var content: [UInt8] = []
-    var c: Bytes = Bytes(start: nil, count: 0)
-    var n = 0
+    @exclusivity(unchecked) var content: [UInt8] = []
+    @exclusivity(unchecked) var c: Bytes = Bytes(start: nil, count: 0)
+    @exclusivity(unchecked) var n = 0
     /// Content offset where each line starts, and its source offset.
-    var lineContentStart: [Int] = []
-    var lineSourceStart: [Int] = []
+    @exclusivity(unchecked) var lineContentStart: [Int] = []
+    @exclusivity(unchecked) var lineSourceStart: [Int] = []
 
-    var nodes: [InlineNode] = []
-    var delimiters: [Delimiter] = []
-    var delimiterTop: Int32 = -1
-    var brackets: [Bracket] = []
+    @exclusivity(unchecked) var nodes: [InlineNode] = []
+    @exclusivity(unchecked) var delimiters: [Delimiter] = []
+    @exclusivity(unchecked) var delimiterTop: Int32 = -1
+    @exclusivity(unchecked) var brackets: [Bracket] = []
 
     /// Backtick runs of the leaf, found once on the first backtick (keeps
     /// code-span matching linear: cmark's pathological "backtick runs").
-    var backtickRunsScanned = false
-    var backtickRuns: [Int: [Int]] = [:]
-    var backtickCursor: [Int: Int] = [:]
+    @exclusivity(unchecked) var backtickRunsScanned = false
+    @exclusivity(unchecked) var backtickRuns: [Int: [Int]] = [:]
+    @exclusivity(unchecked) var backtickCursor: [Int: Int] = [:]
 
-    var html = RawHTML.Memo()
+    @exclusivity(unchecked) var html = RawHTML.Memo()
 
     /// Which bytes stop the plain-text scan: 1 always, 2 only when they may
     /// start an extended autolink.
-    var special: [UInt8] = Array(repeating: 0, count: 256)
+    @exclusivity(unchecked) var special: [UInt8] = Array(repeating: 0, count: 256)
 
     init(options: ParseOptions, definitions: [[UInt8]: LinkDefinition]) {
         self.options = options
@@ -71,7 +75,7 @@ final class InlineParser {
 
     /// Set for table cells whose content differs from the source (`\|`):
     /// literals are then copied from the content.
-    var literalsFromContent = false
+    @exclusivity(unchecked) var literalsFromContent = false
 
     @inline(__always)
     func sourceRef(_ start: Int, _ end: Int) -> ByteRef {
@@ -577,10 +581,15 @@ final class InlineParser {
                     key = nil
                 }
             }
-            if let key, !key.isEmpty, let def = definitions[key] {
-                destination = storeArena(def.destination)
-                title = storeArena(def.title)
-                endPos = refEnd
+            if let key, !key.isEmpty {
+                if let def = definitions[key] {
+                    destination = storeArena(def.destination)
+                    title = storeArena(def.title)
+                    endPos = refEnd
+                } else {
+                    // A definition later in a stream could still make this a link.
+                    missedLabels?.insert(key)
+                }
             }
         }
         guard endPos >= 0 else {
@@ -619,7 +628,7 @@ final class InlineParser {
     // MARK: Arena
 
     /// The document's side arena; the builder hands it in for a parse.
-    var arena: [UInt8] = []
+    @exclusivity(unchecked) var arena: [UInt8] = []
 
     func storeArena(_ bytes: [UInt8]) -> ByteRef {
         if bytes.isEmpty { return .empty }
@@ -692,7 +701,7 @@ final class InlineParser {
     }
 
     /// The document source (for reading back source refs).
-    var sourceBytes: [UInt8] = []
+    @exclusivity(unchecked) var sourceBytes: [UInt8] = []
 
     /// Entities decoded, backslashes kept (autolinks).
     func entityDecodedRef(_ start: Int, _ end: Int) -> ByteRef {

@@ -10,9 +10,9 @@
 enum Normalizer {
     static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
-    static func normalize(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    static func normalize(_ input: UnsafeBufferPointer<UInt8>, dropBOM: Bool = true) -> [UInt8] {
         var start = 0
-        if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { start = 3 }
+        if dropBOM, input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { start = 3 }
         let body = UnsafeBufferPointer(rebasing: input[start...])
         // Fast path: pure ASCII without NUL needs no work but the copy.
         var clean = true
@@ -24,31 +24,55 @@ enum Normalizer {
         return repair(body)
     }
 
-    static func normalize(_ input: [UInt8]) -> [UInt8] {
-        input.withUnsafeBufferPointer { normalize($0) }
+    static func normalize(_ input: [UInt8], dropBOM: Bool = true) -> [UInt8] {
+        input.withUnsafeBufferPointer { normalize($0, dropBOM: dropBOM) }
+    }
+
+    /// How many bytes at the end of `s` are the start of a UTF-8 sequence
+    /// that more bytes could still complete (0–3). A stream holds them back.
+    static func incompleteSuffixLength(_ s: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = s.count
+        var k = n - 1
+        var back = 0
+        while k >= 0 && back < 3 && s[k] & 0xC0 == 0x80 {
+            k -= 1
+            back += 1
+        }
+        guard k >= 0, s[k] >= 0xC2, s[k] <= 0xF4 else { return 0 }
+        let present = n - k
+        if validSequenceLength(s, k) > 0 { return 0 }
+        return maximalSubpartLength(s, k) == present ? present : 0
     }
 
     private static func repair(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 16)
         var i = 0
+        var runStart = 0
         let n = body.count
+        // Copy valid stretches in bulk; replace NUL and invalid sequences.
         while i < n {
             let b = body[i]
             if b < 0x80 {
-                if b == 0 { out.append(contentsOf: replacement) } else { out.append(b) }
+                if b == 0 {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<i]))
+                    out.append(contentsOf: replacement)
+                    runStart = i + 1
+                }
                 i += 1
                 continue
             }
             let len = validSequenceLength(body, i)
             if len > 0 {
-                out.append(contentsOf: body[i..<(i + len)])
                 i += len
             } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<i]))
                 out.append(contentsOf: replacement)
                 i += maximalSubpartLength(body, i)
+                runStart = i
             }
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<n]))
         return out
     }
 

@@ -1,12 +1,17 @@
 /// The immutable storage behind a `Document`: the normalized source, the
 /// flat node array (document order) and the side arena of literal bytes.
+///
+/// Immutable once published. The streaming parser reuses the arrays of the
+/// storage it published last, but only when nothing else references that
+/// storage any more (`isKnownUniquelyReferenced`), so no reader ever sees a
+/// change; hence `@unchecked Sendable`.
 @usableFromInline
-final class DocumentStorage: Sendable {
-    @usableFromInline let source: [UInt8]
-    @usableFromInline let nodes: [RawNode]
-    @usableFromInline let arena: [UInt8]
+final class DocumentStorage: @unchecked Sendable {
+    @usableFromInline var source: [UInt8]
+    @usableFromInline var nodes: [RawNode]
+    @usableFromInline var arena: [UInt8]
     /// Byte offset of the start of every line of `source` (first is 0).
-    @usableFromInline let lineStarts: [UInt32]
+    @usableFromInline var lineStarts: [UInt32]
 
     init(source: [UInt8], nodes: [RawNode], arena: [UInt8], lineStarts: [UInt32]) {
         self.source = source

@@ -1,0 +1,504 @@
+/// Incremental parsing of Markdown that arrives in chunks.
+///
+/// ```swift
+/// var stream = MarkdownStream()
+/// for await chunk in tokens {
+///     let update = stream.append(chunk)
+///     redraw(update.changedBlocks)
+/// }
+/// let final = stream.finish()
+/// ```
+///
+/// After every append, `document` equals `Document(parsing:)` of all the
+/// bytes appended so far — same nodes, same source ranges. (A chunk may end
+/// inside a UTF-8 sequence: like the batch parser, the document then shows
+/// U+FFFD for the incomplete bytes until the rest arrives.)
+///
+/// How it stays cheap: the block phase keeps its open-container state
+/// between appends and only ever consumes complete lines; top-level blocks
+/// that have closed are emitted once and kept ("settled"). Each append parses
+/// again only the trailing open top-level block, together with the partial
+/// last line. A value type: copying a stream copies its state.
+public struct MarkdownStream: Sendable {
+    private var engine: StreamEngine
+
+    public init(options: ParseOptions = .default) {
+        engine = StreamEngine(options: options)
+    }
+
+    private mutating func uniqueEngine() -> StreamEngine {
+        if !isKnownUniquelyReferenced(&engine) { engine = engine.copy() }
+        return engine
+    }
+
+    /// Appends text; returns what changed.
+    @discardableResult
+    public mutating func append(_ text: String) -> StreamUpdate {
+        var text = text
+        return text.withUTF8 { uniqueEngine().append($0) }
+    }
+
+    /// Appends UTF-8 bytes (a chunk may split a sequence or a CR LF pair).
+    @discardableResult
+    public mutating func append<Bytes: Sequence>(bytes: Bytes) -> StreamUpdate where Bytes.Element == UInt8 {
+        let e = uniqueEngine()
+        if let r = bytes.withContiguousStorageIfAvailable({ e.append($0) }) { return r }
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { e.append($0) }
+    }
+
+    /// Ends the input: incomplete UTF-8 at the end becomes U+FFFD and every
+    /// block is settled. Appending after `finish()` does nothing.
+    @discardableResult
+    public mutating func finish() -> StreamUpdate {
+        uniqueEngine().finish()
+    }
+
+    /// The document so far.
+    public var document: Document { engine.lastUpdate.document }
+
+    /// The last update.
+    public var lastUpdate: StreamUpdate { engine.lastUpdate }
+
+    /// The options the stream parses with.
+    public var options: ParseOptions { engine.options }
+}
+
+final class StreamEngine: @unchecked Sendable {
+    let options: ParseOptions
+    /// The persistent block parser over the complete lines of `stable`.
+    private(set) var parser: BlockParser
+    /// Raw bytes held back: an incomplete UTF-8 sequence at the end, or the
+    /// beginning of a possible byte order mark at the very start.
+    private var pending: [UInt8] = []
+    private var started = false
+    private var finished = false
+
+    /// The storage published last; its arrays are reused when unique.
+    private var storage: DocumentStorage
+    /// Bytes of `storage.source` that are settled input (the rest is the
+    /// normalized pending tail of the last snapshot).
+    private var stableCount = 0
+
+    // Settled top-level blocks.
+    private var settledBlocks: [Int32] = []          // parser block indices
+    private var settledNodeStarts: [Int] = []        // node index of each
+    private var settledIDs: [BlockID] = []
+    private var settledHashes: [Int] = []
+    private var settledMisses: [Set<[UInt8]>] = []
+    private var settledNodeCount = 1
+    private var settledArenaCount = 0
+    private var definitionsSeen = 0
+    private var footnotesSeen = 0
+    /// The settled prefix was last emitted with definitions from the
+    /// unsettled tail; rebuild it from here on the next append.
+    private var provisionalFrom: Int? = nil
+
+    // The previous snapshot's tail top-level blocks.
+    private var tailBlocks: [(start: Int, id: BlockID, hash: Int)] = []
+    private var nextID: UInt64 = 1
+    /// What the last update showed for settled blocks it re-emitted with a
+    /// tail-only definition (id → hash), to report them when they revert.
+    private var provisionalShown: [BlockID: Int] = [:]
+    // The last update, without its document (holding the document here
+    // would keep the storage from being reused).
+    private var lastChanged: [BlockID] = []
+    private var lastInserted: [BlockID] = []
+    private var lastRemoved: [BlockID] = []
+    private var lastTailIDs: [BlockID] = []
+    private var lastTailStarts: [Int] = []
+    private var lastSettledStarts: [Int] = []
+    private var lastFinal = false
+
+    var lastUpdate: StreamUpdate {
+        StreamUpdate(document: Document(storage: storage, options: options), settledIDs: settledIDs,
+                     settledStarts: lastSettledStarts, tailIDs: lastTailIDs, tailStarts: lastTailStarts,
+                     changed: lastChanged, inserted: lastInserted, removed: lastRemoved,
+                     settledCount: lastFinal ? settledIDs.count + lastTailIDs.count : settledIDs.count,
+                     isFinal: lastFinal)
+    }
+
+    init(options: ParseOptions) {
+        self.options = options
+        parser = BlockParser(options: options)
+        let root = RawNode(kind: .document, start: 0, end: 0)
+        storage = DocumentStorage(source: [], nodes: [root], arena: [], lineStarts: [0])
+    }
+
+    func copy() -> StreamEngine {
+        let e = StreamEngine(options: options)
+        e.parser = parser.copy()
+        e.pending = pending
+        e.started = started
+        e.finished = finished
+        e.storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
+        e.stableCount = stableCount
+        e.settledBlocks = settledBlocks
+        e.settledNodeStarts = settledNodeStarts
+        e.settledIDs = settledIDs
+        e.settledHashes = settledHashes
+        e.settledMisses = settledMisses
+        e.settledNodeCount = settledNodeCount
+        e.settledArenaCount = settledArenaCount
+        e.definitionsSeen = definitionsSeen
+        e.footnotesSeen = footnotesSeen
+        e.provisionalFrom = provisionalFrom
+        e.tailBlocks = tailBlocks
+        e.nextID = nextID
+        e.provisionalShown = provisionalShown
+        e.lastChanged = lastChanged
+        e.lastInserted = lastInserted
+        e.lastRemoved = lastRemoved
+        e.lastTailIDs = lastTailIDs
+        e.lastTailStarts = lastTailStarts
+        e.lastSettledStarts = lastSettledStarts
+        e.lastFinal = lastFinal
+        return e
+    }
+
+    // MARK: Appending
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        if finished { return lastUpdate }
+        var input = pending
+        input.append(contentsOf: bytes)
+        pending.removeAll()
+        var complete = input.count
+        if !started {
+            // A byte order mark is dropped only at the very start.
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            if input.count < 3 && bom.starts(with: input) {
+                pending = input
+                return publish(finalInput: false)
+            }
+            started = true
+            if input.starts(with: bom) { input.removeFirst(3); complete -= 3 }
+        }
+        let hold = input.withUnsafeBufferPointer { Normalizer.incompleteSuffixLength($0) }
+        complete -= hold
+        if hold > 0 { pending = Array(input[complete...]) }
+        let normalized = Normalizer.normalize(Array(input[0..<complete]), dropBOM: false)
+        reclaim()
+        storage.source.removeSubrange(stableCount...)
+        storage.source.append(contentsOf: normalized)
+        stableCount = storage.source.count
+        storage.source.withUnsafeBufferPointer { buffer in
+            parser.s = buffer
+            parser.consumeLines(final: false)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        return publish(finalInput: false)
+    }
+
+    func finish() -> StreamUpdate {
+        if finished { return lastUpdate }
+        if !started { started = true }
+        let update = publish(finalInput: true)
+        finished = true
+        return update
+    }
+
+    /// Makes `storage` uniquely ours again (copying only if a reader still
+    /// holds the last document).
+    private func reclaim() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
+        }
+    }
+
+    // MARK: Settling
+
+    private func nodeHash(_ nodes: [RawNode], _ from: Int, _ to: Int, arena: [UInt8]) -> Int {
+        var h = Hasher()
+        h.combine(to - from)
+        for i in from..<to {
+            let n = nodes[i]
+            h.combine(n.kind.rawValue)
+            h.combine(n.start)
+            h.combine(n.end)
+            h.combine(n.flags)
+            h.combine(n.small)
+            h.combine(n.number)
+            h.combine(n.number2)
+            h.combine(n.a.length)
+            h.combine(n.b.length)
+            if n.a.isArena && (n.kind == .link || n.kind == .image) { h.combine(arena[n.a.start..<n.a.end]) }
+        }
+        return h.finalize()
+    }
+
+    private func makeInline(_ p: BlockParser) -> InlineParser {
+        let inline = InlineParser(options: options, definitions: p.definitions)
+        inline.footnoteLabels = p.footnoteKeys
+        inline.sourceBytes = storage.source
+        inline.arena = storage.arena
+        storage.arena = []
+        return inline
+    }
+
+    /// Emits the parser's closed top-level blocks that are not settled yet,
+    /// and re-emits settled blocks that a new definition affects.
+    /// Settled blocks emitted by this append: (id, hash) — newly settled or
+    /// re-emitted because a definition arrived.
+    private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?)] = []
+
+    private func settle(_ source: Bytes) {
+        justSettled.removeAll(keepingCapacity: true)
+        let p = parser
+        // A new definition may resolve a reference in a settled block.
+        var rebuildFrom = provisionalFrom
+        provisionalFrom = nil
+        if p.definitions.count != definitionsSeen || p.footnoteKeys.count != footnotesSeen {
+            for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
+                if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+                    rebuildFrom = min(rebuildFrom ?? k, k)
+                    break
+                }
+            }
+            definitionsSeen = p.definitions.count
+            footnotesSeen = p.footnoteKeys.count
+        }
+        // Closed top-level blocks not yet settled.
+        var candidates: [Int32] = []
+        var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+        while b >= 0 {
+            if p.blocks[Int(b)].isOpen { break }
+            candidates.append(b)
+            b = p.blocks[Int(b)].next
+        }
+        guard rebuildFrom != nil || !candidates.isEmpty else { return }
+        var blocksToEmit: [Int32] = []
+        var oldHashes: [Int] = []
+        if let r = rebuildFrom {
+            oldHashes = Array(settledHashes[r...])
+            blocksToEmit = Array(settledBlocks[r...])
+            settledNodeCount = settledNodeStarts[r]
+            // Arena bytes of the re-emitted blocks are simply abandoned.
+            settledBlocks.removeSubrange(r...)
+            settledNodeStarts.removeSubrange(r...)
+            settledMisses.removeSubrange(r...)
+            settledHashes.removeSubrange(r...)
+        }
+        blocksToEmit.append(contentsOf: candidates)
+        let inline = makeInline(p)
+        if inline.arena.count > settledArenaCount { inline.arena.removeSubrange(settledArenaCount...) }
+        defer {
+            storage.arena = inline.arena
+            settledArenaCount = storage.arena.count
+        }
+        var nodes = storage.nodes
+        storage.nodes = []
+        nodes.removeSubrange(settledNodeCount...)
+        // Relink the settled prefix's end.
+        nodes[0].lastChild = settledNodeStarts.last.map { Int32($0) } ?? -1
+        if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
+        p.s = source
+        for blk in blocksToEmit {
+            let start = nodes.count
+            inline.missedLabels = []
+            inline.missedFootnotes = []
+            p.emitBlocks(from: blk, parent: 0, siblings: false, into: &nodes, inline: inline)
+            var misses = inline.missedLabels ?? []
+            misses.formUnion(inline.missedFootnotes ?? [])
+            settledBlocks.append(blk)
+            settledNodeStarts.append(start)
+            settledMisses.append(misses)
+            let h = nodeHash(nodes, start, nodes.count, arena: inline.arena)
+            settledHashes.append(h)
+            if settledIDs.count < settledBlocks.count {
+                settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
+            }
+            let k = justSettled.count
+            justSettled.append((settledIDs[settledBlocks.count - 1], h, k < oldHashes.count ? oldHashes[k] : nil))
+        }
+        p.s = Bytes(start: nil, count: 0)
+        inline.missedLabels = nil
+        inline.missedFootnotes = nil
+        settledNodeCount = nodes.count
+        storage.nodes = nodes
+    }
+
+    /// The id of a new top-level block starting at `start`: the id the
+    /// previous snapshot's tail gave a block starting there, or a new one.
+    private func takeID(forStart start: Int) -> BlockID {
+        if let k = tailBlocks.firstIndex(where: { $0.start == start }) {
+            return tailBlocks[k].id
+        }
+        defer { nextID += 1 }
+        return BlockID(rawValue: nextID)
+    }
+
+    // MARK: Publishing a snapshot
+
+    private func publish(finalInput: Bool) -> StreamUpdate {
+        reclaim()
+        let previousTail = tailBlocks
+
+        // The snapshot's source: the stable bytes plus the pending tail.
+        storage.source.removeSubrange(stableCount...)
+        if !pending.isEmpty {
+            storage.source.append(contentsOf: Normalizer.normalize(pending, dropBOM: !started || finalInput && stableCount == 0))
+        }
+        storage.source.withUnsafeBufferPointer { source in
+            settle(source)
+        }
+
+        // Parse the trailing open top-level block with the partial line.
+        let p = parser
+        let tailStart: Int
+        let tailLine: Int
+        let last = p.blocks[0].lastChild
+        if last >= 0 && p.blocks[Int(last)].isOpen {
+            tailLine = Int(p.blocks[Int(last)].startLine)
+            tailStart = Int(p.lineStarts[tailLine])
+        } else {
+            tailLine = p.lineNumber + 1
+            tailStart = p.position
+        }
+        let t = BlockParser(options: options)
+        t.definitions = p.definitions
+        t.footnoteKeys = p.footnoteKeys
+        t.position = tailStart
+        t.lineNumber = tailLine - 1
+        t.lineStarts = []
+        storage.source.withUnsafeBufferPointer { source in
+            t.s = source
+            t.consumeLines(final: true)
+            t.finishDocument()
+            t.s = Bytes(start: nil, count: 0)
+        }
+
+        var nodes = storage.nodes
+        storage.nodes = []
+        nodes.removeSubrange(settledNodeCount...)
+        var arena = storage.arena
+        storage.arena = []
+        arena.removeSubrange(settledArenaCount...)
+
+        // Definitions only the tail has can resolve references in settled
+        // blocks: re-emit those (provisionally) for this snapshot.
+        var provisional: Int? = nil
+        if t.definitions.count != p.definitions.count || t.footnoteKeys.count != p.footnoteKeys.count {
+            for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
+                if misses.contains(where: { t.definitions[$0] != nil || t.footnoteKeys.contains($0) }) {
+                    provisional = k
+                    break
+                }
+            }
+        }
+        let inline = InlineParser(options: options, definitions: t.definitions)
+        inline.footnoteLabels = t.footnoteKeys
+        inline.sourceBytes = storage.source
+        inline.arena = arena
+        var topIndices = settledNodeStarts
+        var settledHashesNow = settledHashes
+        if let r = provisional {
+            nodes.removeSubrange(settledNodeStarts[r]...)
+            topIndices.removeSubrange(r...)
+            settledHashesNow.removeSubrange(r...)
+            provisionalFrom = r
+        }
+        nodes[0].lastChild = topIndices.last.map { Int32($0) } ?? -1
+        if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
+        storage.source.withUnsafeBufferPointer { source in
+            if let r = provisional {
+                p.s = source
+                for k in r..<settledBlocks.count {
+                    let start = nodes.count
+                    p.emitBlocks(from: settledBlocks[k], parent: 0, siblings: false, into: &nodes, inline: inline)
+                    topIndices.append(start)
+                    settledHashesNow.append(nodeHash(nodes, start, nodes.count, arena: inline.arena))
+                }
+                p.s = Bytes(start: nil, count: 0)
+            }
+            t.s = source
+            var b = t.blocks[0].firstChild
+            while b >= 0 {
+                topIndices.append(nodes.count)
+                t.emitBlocks(from: b, parent: 0, siblings: false, into: &nodes, inline: inline)
+                b = t.blocks[Int(b)].next
+            }
+            t.s = Bytes(start: nil, count: 0)
+        }
+        nodes[0].end = UInt32(storage.source.count)
+        arena = inline.arena
+
+        // Line starts: the parser's, plus any the tail found beyond them.
+        var lineStarts = storage.lineStarts
+        storage.lineStarts = []
+        let pCount = p.lineStarts.count
+        if lineStarts.count > pCount { lineStarts.removeSubrange(pCount...) }
+        if lineStarts.count < pCount { lineStarts.append(contentsOf: p.lineStarts[lineStarts.count...]) }
+        if let lastStart = lineStarts.last {
+            for ls in t.lineStarts where ls > lastStart { lineStarts.append(ls) }
+        }
+
+        var snapshot = DocumentStorage(source: storage.source, nodes: nodes, arena: arena, lineStarts: lineStarts)
+        storage.source = []
+        if options.contains(.footnotes) && !t.footnoteKeys.isEmpty {
+            snapshot = t.renumberFootnotes(snapshot)
+        }
+
+        // Ids and the diff: only blocks this append touched are looked at.
+        let settledCount = settledIDs.count
+        var tailIDs: [BlockID] = []
+        var tailStarts: [Int] = []
+        var newTail: [(start: Int, id: BlockID, hash: Int)] = []
+        let settledIDSet = Set(justSettled.map(\.id))
+        var changed: [BlockID] = [], inserted: [BlockID] = []
+        var previousHash: [BlockID: Int] = [:]
+        for entry in previousTail { previousHash[entry.id] = entry.hash }
+        for (id, h, oldHash) in justSettled {
+            if let old = previousHash[id] ?? provisionalShown[id] ?? oldHash {
+                if old != h { changed.append(id) }
+            } else {
+                inserted.append(id)
+            }
+        }
+        var shownNow: [BlockID: Int] = [:]
+        if let r = provisional {
+            for k in r..<settledCount {
+                let id = settledIDs[k]
+                let h = settledHashesNow[k]
+                shownNow[id] = h
+                let before = provisionalShown[id] ?? settledHashes[k]
+                if before != h && !settledIDSet.contains(id) { changed.append(id) }
+            }
+        }
+        for (id, h) in provisionalShown where shownNow[id] == nil && !settledIDSet.contains(id) {
+            if let k = settledIDs.lastIndex(of: id), settledHashes[k] != h { changed.append(id) }
+        }
+        provisionalShown = shownNow
+        for k in settledCount..<topIndices.count {
+            let from = topIndices[k]
+            let to = k + 1 < topIndices.count ? topIndices[k + 1] : snapshot.nodes.count
+            let start = Int(snapshot.nodes[from].start)
+            let h = nodeHash(snapshot.nodes, from, to, arena: snapshot.arena)
+            let id: BlockID
+            if let old = previousTail.first(where: { $0.start == start && !settledIDSet.contains($0.id) }) {
+                id = old.id
+                if old.hash != h { changed.append(id) }
+            } else {
+                id = BlockID(rawValue: nextID)
+                nextID += 1
+                inserted.append(id)
+            }
+            tailIDs.append(id)
+            tailStarts.append(from)
+            newTail.append((start, id, h))
+        }
+        let present = Set(tailIDs).union(settledIDSet)
+        let removed = previousTail.map(\.id).filter { !present.contains($0) }
+        tailBlocks = newTail
+
+        storage = snapshot
+        lastChanged = changed
+        lastInserted = inserted
+        lastRemoved = removed
+        lastTailIDs = tailIDs
+        lastTailStarts = tailStarts
+        lastSettledStarts = provisional == nil ? settledNodeStarts : Array(topIndices.prefix(settledCount))
+        lastFinal = finalInput
+        return lastUpdate
+    }
+}

@@ -1,0 +1,76 @@
+/// The identity of a top-level block in a stream: stable across appends for
+/// as long as a top-level block starts at the same place.
+public struct BlockID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+/// What one `append` (or `finish`) changed.
+///
+/// The diff is over the document's top-level blocks: a block is *kept* when
+/// its subtree is unchanged, *changed* when it is the same block (same id)
+/// with new content, *inserted* when it is new, and *removed* when it is gone
+/// (for example a paragraph that turned out to be a link reference
+/// definition). Blocks before `settledCount` are settled: their structure is
+/// final (their inlines can still change once, when a later definition
+/// resolves a reference in them — they are then reported as changed).
+public struct StreamUpdate: Sendable {
+    /// The whole document so far; equal to `Document(parsing: textSoFar)`.
+    public let document: Document
+    // Settled and unsettled top-level blocks, kept apart so that an update
+    // costs no copy of the (growing) settled list.
+    let settledIDs: [BlockID]
+    let settledStarts: [Int]
+    let tailIDs: [BlockID]
+    let tailStarts: [Int]
+    /// Top-level blocks that are the same block with new content.
+    public let changed: [BlockID]
+    /// New top-level blocks.
+    public let inserted: [BlockID]
+    /// Top-level blocks that are gone.
+    public let removed: [BlockID]
+    /// Top-level blocks `0..<settledCount` are settled.
+    public let settledCount: Int
+    /// Whether this is the update of `finish()`.
+    public let isFinal: Bool
+
+    /// The number of top-level blocks.
+    public var blockCount: Int { settledIDs.count + tailIDs.count }
+
+    /// The ids of the top-level blocks, in document order.
+    public var blockIDs: [BlockID] { settledIDs + tailIDs }
+
+    /// The document-order node index of each top-level block.
+    public var blockNodeIndices: [Int] { settledStarts + tailStarts }
+
+    /// Top-level blocks whose subtree did not change.
+    public var kept: [BlockID] {
+        let touched = Set(changed).union(inserted)
+        return blockIDs.filter { !touched.contains($0) }
+    }
+
+    /// The top-level block with this id, if it is in the document.
+    public func node(for id: BlockID) -> Node? {
+        if let k = tailIDs.firstIndex(of: id) { return document.node(at: tailStarts[k]) }
+        if let k = settledIDs.lastIndex(of: id) { return document.node(at: settledStarts[k]) }
+        return nil
+    }
+
+    /// The top-level blocks that were changed or inserted, in document order.
+    public var changedBlocks: [Node] {
+        var wanted = Set(changed)
+        wanted.formUnion(inserted)
+        var result: [Node] = []
+        for (k, id) in settledIDs.enumerated().reversed() where wanted.contains(id) {
+            result.append(document.node(at: settledStarts[k]))
+            wanted.remove(id)
+            if wanted.isEmpty { break }
+        }
+        result.reverse()
+        for (k, id) in tailIDs.enumerated() where wanted.contains(id) {
+            result.append(document.node(at: tailStarts[k]))
+        }
+        return result
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import Tidemark
+
+/// Streaming exactness: after every append the streamed document equals the
+/// batch parse of the bytes so far (same nodes, ranges and literals).
+@Suite struct StreamingTests {
+    static let allCases: [FixtureCase] = (try? Fixtures.cases(in: Fixtures.vendored + Fixtures.ownFiles)) ?? []
+
+    /// Streams `bytes` in the given chunk sizes (cycled) and checks every
+    /// snapshot. Returns a description of the first mismatch, if any.
+    static func check(_ bytes: [UInt8], options: ParseOptions, chunks: [Int]) -> String? {
+        var stream = MarkdownStream(options: options)
+        var at = 0
+        var k = 0
+        while at < bytes.count {
+            let size = max(1, chunks[k % chunks.count])
+            k += 1
+            let end = min(bytes.count, at + size)
+            let update = stream.append(bytes: bytes[at..<end])
+            at = end
+            let batch = Document(parsing: bytes[0..<at], options: options)
+            if update.document != batch {
+                return "after \(at) bytes (chunks \(chunks)): streamed\n\(update.document.html(HTMLOptions(unsafe: true)))\nbatch\n\(batch.html(HTMLOptions(unsafe: true)))"
+            }
+        }
+        let final = stream.finish()
+        let batch = Document(parsing: bytes, options: options)
+        if final.document != batch { return "after finish()" }
+        return nil
+    }
+
+    @Test("every prefix, byte by byte", arguments: allCases)
+    func byteByByte(_ c: FixtureCase) {
+        let bytes = Array(c.example.markdown.utf8)
+        for options in [ParseOptions.default, .commonmark] {
+            let problem = StreamingTests.check(bytes, options: options, chunks: [1])
+            #expect(problem == nil, "\(c.testDescription): \(problem ?? "")")
+        }
+    }
+
+    @Test("two chunks, every split point", arguments: allCases)
+    func everySplit(_ c: FixtureCase) {
+        let bytes = Array(c.example.markdown.utf8)
+        guard bytes.count > 1 else { return }
+        for split in 1..<bytes.count {
+            let problem = StreamingTests.check(bytes, options: .default, chunks: [split, bytes.count])
+            #expect(problem == nil, "\(c.testDescription) split \(split): \(problem ?? "")")
+            if problem != nil { break }
+        }
+    }
+
+    @Test func splitUTF8AndCRLF() {
+        let text = Array("héllo 😀 wörld\r\n\r\n| a | b |\r\n| - | - |\r\n| x | y |\r\n".utf8)
+        for size in 1...5 {
+            #expect(StreamingTests.check(text, options: .default, chunks: [size]) == nil)
+        }
+        // Leading BOM split across chunks.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("# hi\n".utf8)
+        #expect(StreamingTests.check(bom, options: .default, chunks: [1]) == nil)
+    }
+
+    @Test func hardCases() {
+        let docs = [
+            "[foo]\n\nmore text\n\n[foo]: /url\n",
+            "See [^1] and [^2].\n\nText.\n\n[^1]: One.\n[^2]: Two.\n",
+            "- a\n- b\n\n- c\n",
+            "Title\n=====\n",
+            "> quote\nlazy\n",
+            "```swift\nlet x = 1\n```\nafter\n",
+            "| a | b |\n| - | - |\n| 1 | 2 |\n",
+            "para\n| a |\n| - |\n",
+            "$$\nx^2\n$$\n",
+        ]
+        for d in docs {
+            for size in [1, 2, 3, 7] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size])
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
+            }
+        }
+    }
+
+    @Test func untouchedBlocksKeepTheirIDs() {
+        var stream = MarkdownStream()
+        stream.append("# Title\n\nFirst paragraph.\n\nSecond")
+        let before = stream.lastUpdate
+        let update = stream.append(" paragraph grows")
+        #expect(update.blockIDs.count == 3)
+        #expect(update.blockIDs == before.blockIDs)
+        #expect(update.kept == Array(before.blockIDs.prefix(2)))
+        #expect(update.changed == [before.blockIDs[2]])
+        #expect(update.inserted.isEmpty && update.removed.isEmpty)
+        #expect(update.settledCount == 2)
+        let more = stream.append("\n\n- item")
+        #expect(more.inserted.count == 1)
+        #expect(more.settledCount == 3)
+    }
+}
