@@ -38,6 +38,11 @@ final class BlockParser {
     /// the fence, not content).
     @exclusivity(unchecked) var openedFenceThisLine = false
 
+    @exclusivity(unchecked) var thematicBreakLine = -1
+    @exclusivity(unchecked) var thematicBreakFailsAt = 0
+    @exclusivity(unchecked) var thematicBreakChar: UInt8 = 0
+    /// Whether the previous line was blank (for skipping runs of them).
+    @exclusivity(unchecked) var previousLineWasBlank = false
     /// Where the next unprocessed line starts.
     @exclusivity(unchecked) var position = 0
 
@@ -102,6 +107,14 @@ final class BlockParser {
     @inline(__always) func peek(_ i: Int) -> UInt8 { i < lineEnd ? s[i] : 0x0A }
 
     func findFirstNonspace() {
+        // The first non-space byte of the rest of the line is found once and
+        // reused while `offset` stays before it: rescanning for every open
+        // container would make deeply nested lists quadratic.
+        if firstNonspace > offset {
+            indent = firstNonspaceColumn - column
+            blank = firstNonspace >= lineEnd
+            return
+        }
         var charsToTab = 4 - (column % 4)
         var i = offset
         var col = column
@@ -222,6 +235,23 @@ final class BlockParser {
         blank = false
         partiallyConsumedTab = false
         openedFenceThisLine = false
+        firstNonspace = -1
+
+        // A blank line after a blank line changes nothing when the tip is a
+        // container: the same blocks match, nothing is added and the
+        // tight/loose flags are already set. Skipping it keeps runs of empty
+        // lines inside 10,000 nested list items linear.
+        let lineBlank = BlockScan.isBlankRest(s, start, end)
+        if previousLineWasBlank && lineBlank {
+            switch blocks[Int(tip)].kind {
+            case .document, .list, .item, .footnoteDefinition:
+                previousLineEnd = lineEnd
+                return
+            default:
+                break
+            }
+        }
+        previousLineWasBlank = lineBlank
 
         // 1. Which open blocks does this line continue?
         var container: Int32 = 0
@@ -282,6 +312,26 @@ final class BlockParser {
         // 3. The rest of the line.
         addLineToContainer(container, lastMatched: lastMatched)
         previousLineEnd = lineEnd
+    }
+
+    /// A thematic break at `pos`, remembering where the line stopped being
+    /// one: `- - - - … x` would otherwise be rescanned at every nested list
+    /// item it opens.
+    func isThematicBreak(_ pos: Int) -> Bool {
+        let ch = s[pos]
+        if thematicBreakLine == lineNumber && thematicBreakChar == ch && pos <= thematicBreakFailsAt { return false }
+        var count = 0
+        var i = pos
+        while i < lineEnd {
+            let b = s[i]
+            if b == ch { count += 1 } else if !isSpaceOrTab(b) { break }
+            i += 1
+        }
+        if i == lineEnd && count >= 3 { return true }
+        thematicBreakLine = lineNumber
+        thematicBreakChar = ch
+        thematicBreakFailsAt = i
+        return false
     }
 
     func matchBlockQuote() -> Bool {
@@ -401,7 +451,7 @@ final class BlockParser {
                 }
             } else if !indented && !(ck == .paragraph && !allMatched)
                         && (c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"))
-                        && BlockScan.thematicBreak(s, firstNonspace, lineEnd) {
+                        && isThematicBreak(firstNonspace) {
                 container = addChild(container, .thematicBreak, start: firstNonspace)
                 offset = lineEnd
             } else if options.contains(.footnotes) && !indented && c == UInt8(ascii: "["),
@@ -623,8 +673,10 @@ final class BlockParser {
         var cur = b
         while cur >= 0 {
             if blocks[Int(cur)].lastLineBlank { return true }
-            let k = blocks[Int(cur)].kind
-            if k == .list || k == .item { cur = blocks[Int(cur)].lastChild } else { break }
+            switch blocks[Int(cur)].kind {
+            case .list, .item: cur = blocks[Int(cur)].lastChild
+            default: return false
+            }
         }
         return false
     }
@@ -639,7 +691,9 @@ final class BlockParser {
             if it.lastLineBlank && it.next >= 0 { return false }
             var sub = it.firstChild
             while sub >= 0 {
-                if endsWithBlankLine(sub) && (it.next >= 0 || blocks[Int(sub)].next >= 0) { return false }
+                // The cheap test first: walking down nested lists for every
+                // item would make 10,000 nested lists quadratic.
+                if (it.next >= 0 || blocks[Int(sub)].next >= 0) && endsWithBlankLine(sub) { return false }
                 sub = blocks[Int(sub)].next
             }
             item = it.next
@@ -682,6 +736,7 @@ extension BlockParser {
         c.previousLineEnd = previousLineEnd
         c.openedFenceThisLine = openedFenceThisLine
         c.position = position
+        c.previousLineWasBlank = previousLineWasBlank
         c.tableAlignments = tableAlignments
         c.footnoteKeys = footnoteKeys
         return c

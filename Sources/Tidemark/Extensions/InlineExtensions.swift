@@ -19,7 +19,7 @@ extension InlineParser {
         nodes[Int(on)].next = -1
         nodes[0].last = on
         while delimiterTop >= 0 && delimiterTop != opener.delimiterBottom { removeDelimiter(delimiterTop) }
-        brackets.removeLast()
+        popBracket()
         var start = Int(nodes[Int(on)].start)
         if opener.image {
             // `![^1]`: the `!` stays text (cmark-gfm does the same).
@@ -174,45 +174,23 @@ extension InlineParser {
     // MARK: Math
 
     /// `$…$` and `$$…$$` (spec/math.md).
+    ///
+    /// Whether a `$` can close depends only on the bytes around it, so the
+    /// closers of a leaf are found once and each opener takes the next one:
+    /// `$a $a $a …` stays linear.
     func handleDollar(_ pos: Int) -> Int {
         var run = pos
         while run < n && c[run] == UInt8(ascii: "$") { run += 1 }
         let count = run - pos
         if count == 2 {
-            // Display math: up to the next `$$`, not empty.
-            var i = run
-            while i + 1 < n {
-                if c[i] == UInt8(ascii: "\\") { i += 2; continue }
-                if c[i] == UInt8(ascii: "$") && c[i + 1] == UInt8(ascii: "$") {
-                    if !isBlank(run, i) {
-                        appendMath(pos, run, i, i + 2, display: true, undouble: false)
-                        return i + 2
-                    }
-                    break
-                }
-                i += 1
+            if let i = mathScan.next(.double, after: run, in: self), !isBlank(run, i) {
+                appendMath(pos, run, i, i + 2, display: true, undouble: false)
+                return i + 2
             }
         } else if count == 1 && run < n && !isMathSpace(c[run]) {
-            // Inline math: the opening `$` is followed by a non-space; the
-            // closing one is a single `$` after a non-space and not before a
-            // digit (so `$5 and $10` stays text).
-            var i = run
-            while i < n {
-                let b = c[i]
-                if b == UInt8(ascii: "\\") { i += 2; continue }
-                if b == UInt8(ascii: "$") {
-                    // Runs of `$$` are skipped whole, so only the next byte matters.
-                    let single = i + 1 >= n || c[i + 1] != UInt8(ascii: "$")
-                    if single && !isMathSpace(c[i - 1]) && !(i + 1 < n && isASCIIDigit(c[i + 1])) {
-                        appendMath(pos, run, i, i + 1, display: false, undouble: false)
-                        return i + 1
-                    }
-                    if !single {
-                        while i < n && c[i] == UInt8(ascii: "$") { i += 1 }
-                        continue
-                    }
-                }
-                i += 1
+            if let i = mathScan.next(.single, after: run, in: self) {
+                appendMath(pos, run, i, i + 1, display: false, undouble: false)
+                return i + 1
             }
         }
         appendText(pos, run)
@@ -225,8 +203,7 @@ extension InlineParser {
     /// runs of escaped punctuation such as `\[\\\]` (CommonMark example
     /// 12) keep their CommonMark meaning.
     func hasAlphanumeric(_ a: Int, _ b: Int) -> Bool {
-        for k in a..<b where isASCIIAlphanumeric(c[k]) || c[k] >= 0x80 { return true }
-        return false
+        mathScan.alphanumericCount(a, b, in: self) > 0
     }
 
     func isBlank(_ a: Int, _ b: Int) -> Bool {
@@ -234,43 +211,36 @@ extension InlineParser {
         return true
     }
 
+    /// Whether the byte at `i` is escaped: preceded by an odd number of
+    /// backslashes.
+    @inline(__always) func isEscaped(_ i: Int) -> Bool {
+        var k = i - 1
+        var count = 0
+        while k >= 0 && c[k] == UInt8(ascii: "\\") {
+            count += 1
+            k -= 1
+        }
+        return count & 1 == 1
+    }
+
     /// `\(…\)` and `\[…\]` at a backslash; also the doubled `\\(…\\)` and
     /// `\\[…\\]` that models emit when they escape their output twice.
     func mathParen(_ pos: Int, display: Bool) -> Int? {
-        let close = display ? UInt8(ascii: "]") : UInt8(ascii: ")")
-        var i = pos + 2
-        while i + 1 < n {
-            if c[i] == UInt8(ascii: "\\") {
-                if c[i + 1] == close {
-                    guard hasAlphanumeric(pos + 2, i) else { return nil }
-                    appendMath(pos, pos + 2, i, i + 2, display: display, undouble: false)
-                    return i + 2
-                }
-                i += 2
-                continue
-            }
-            i += 1
-        }
-        return nil
+        guard let i = mathScan.next(display ? .bracket : .paren, after: pos + 2, in: self),
+              hasAlphanumeric(pos + 2, i) else { return nil }
+        appendMath(pos, pos + 2, i, i + 2, display: display, undouble: false)
+        return i + 2
     }
 
-    /// `\\(` or `\\[` at `pos`: math closed by `\\)` or `\\]`, whose content
-    /// has its doubled backslashes undone.
     func doubledMathParen(_ pos: Int) -> Int? {
         guard pos + 2 < n else { return nil }
         let open = c[pos + 2]
         guard open == UInt8(ascii: "(") || open == UInt8(ascii: "[") else { return nil }
-        let close = open == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
-        var i = pos + 3
-        while i + 2 < n {
-            if c[i] == UInt8(ascii: "\\") && c[i + 1] == UInt8(ascii: "\\") && c[i + 2] == close {
-                guard hasAlphanumeric(pos + 3, i) else { return nil }
-                appendMath(pos, pos + 3, i, i + 3, display: open == UInt8(ascii: "["), undouble: true)
-                return i + 3
-            }
-            i += 1
-        }
-        return nil
+        let display = open == UInt8(ascii: "[")
+        guard let i = mathScan.next(display ? .doubledBracket : .doubledParen, after: pos + 3, in: self),
+              hasAlphanumeric(pos + 3, i) else { return nil }
+        appendMath(pos, pos + 3, i, i + 3, display: display, undouble: true)
+        return i + 3
     }
 
     func appendMath(_ start: Int, _ contentStart: Int, _ contentEnd: Int, _ end: Int, display: Bool, undouble: Bool) {
@@ -295,5 +265,75 @@ extension InlineParser {
             node.a = sourceRef(contentStart, contentEnd)
         }
         append(node)
+    }
+}
+
+/// The closers of inline math in one leaf, found on first use. Openers come
+/// left to right, so a cursor per kind only moves forward.
+struct MathScan {
+    enum Kind: Int { case single, double, paren, bracket, doubledParen, doubledBracket }
+    var positions: [[Int]?] = Array(repeating: nil, count: 6)
+    var cursors: [Int] = Array(repeating: 0, count: 6)
+    /// Prefix counts of letters and digits (for backslash math).
+    var alphanumeric: [Int32]? = nil
+
+    mutating func next(_ kind: Kind, after p: Int, in parser: InlineParser) -> Int? {
+        let k = kind.rawValue
+        if positions[k] == nil { positions[k] = MathScan.find(kind, parser) }
+        let list = positions[k]!
+        var i = cursors[k]
+        while i < list.count && list[i] < p { i += 1 }
+        cursors[k] = i
+        return i < list.count ? list[i] : nil
+    }
+
+    mutating func alphanumericCount(_ a: Int, _ b: Int, in parser: InlineParser) -> Int {
+        if alphanumeric == nil {
+            var prefix = [Int32](repeating: 0, count: parser.n + 1)
+            for i in 0..<parser.n {
+                let ch = parser.c[i]
+                prefix[i + 1] = prefix[i] + (isASCIIAlphanumeric(ch) || ch >= 0x80 ? 1 : 0)
+            }
+            alphanumeric = prefix
+        }
+        return Int(alphanumeric![b] - alphanumeric![a])
+    }
+
+    static func find(_ kind: Kind, _ p: InlineParser) -> [Int] {
+        let c = p.c, n = p.n
+        var out: [Int] = []
+        let dollar = UInt8(ascii: "$"), backslash = UInt8(ascii: "\\")
+        switch kind {
+        case .single:
+            for i in 1..<max(1, n) where c[i] == dollar {
+                if p.isEscaped(i) { continue }
+                if i + 1 < n && c[i + 1] == dollar { continue }
+                if c[i - 1] == dollar && !p.isEscaped(i - 1) { continue }
+                if p.isMathSpace(c[i - 1]) { continue }
+                if i + 1 < n && isASCIIDigit(c[i + 1]) { continue }
+                out.append(i)
+            }
+        case .double:
+            var i = 0
+            while i + 1 < n {
+                if c[i] == dollar && c[i + 1] == dollar && !p.isEscaped(i) { out.append(i) }
+                i += 1
+            }
+        case .paren, .bracket:
+            let close = kind == .paren ? UInt8(ascii: ")") : UInt8(ascii: "]")
+            var i = 0
+            while i + 1 < n {
+                if c[i] == backslash && c[i + 1] == close && !p.isEscaped(i) { out.append(i) }
+                i += 1
+            }
+        case .doubledParen, .doubledBracket:
+            let close = kind == .doubledParen ? UInt8(ascii: ")") : UInt8(ascii: "]")
+            var i = 0
+            while i + 2 < n {
+                if c[i] == backslash && c[i + 1] == backslash && c[i + 2] == close { out.append(i) }
+                i += 1
+            }
+        }
+        return out
     }
 }

@@ -150,7 +150,9 @@ final class InlineParser {
         nodes.removeAll(keepingCapacity: true)
         delimiters.removeAll(keepingCapacity: true)
         brackets.removeAll(keepingCapacity: true)
+        linksInactiveBelow = 0
         delimiterTop = -1
+        mathScan = MathScan()
         backtickRunsScanned = false
         html = RawHTML.Memo()
         nodes.append(InlineNode(kind: .paragraph, start: 0, end: content.count))
@@ -508,6 +510,17 @@ final class InlineParser {
 
     // MARK: Links and images (spec 6.3, 6.4)
 
+    @exclusivity(unchecked) var mathScan = MathScan()
+
+    /// Non-image brackets below this stack index cannot open a link.
+    @exclusivity(unchecked) var linksInactiveBelow = 0
+
+    @inline(__always)
+    func popBracket() {
+        brackets.removeLast()
+        if linksInactiveBelow > brackets.count { linksInactiveBelow = brackets.count }
+    }
+
     func pushBracket(node: Int32, position: Int, image: Bool) {
         if !brackets.isEmpty { brackets[brackets.count - 1].bracketAfter = true }
         brackets.append(Bracket(node: node, position: position, image: image, active: true,
@@ -527,8 +540,8 @@ final class InlineParser {
             appendText(pos, after)
             return after
         }
-        if !opener.active {
-            brackets.removeLast()
+        if !opener.active || (!opener.image && brackets.count - 1 < linksInactiveBelow) {
+            popBracket()
             appendText(pos, after)
             return after
         }
@@ -593,7 +606,7 @@ final class InlineParser {
             }
         }
         guard endPos >= 0 else {
-            brackets.removeLast()
+            popBracket()
             appendText(pos, after)
             return after
         }
@@ -607,10 +620,12 @@ final class InlineParser {
         nodes[Int(link)].a = destination
         nodes[Int(link)].b = title
         unlinkNode(openerNode, parent: 0)
-        brackets.removeLast()
+        popBracket()
         if !opener.image {
-            // No links inside links (spec 6.3): earlier `[` can't open one now.
-            for k in brackets.indices where !brackets[k].image { brackets[k].active = false }
+            // No links inside links (spec 6.3): earlier `[` can't open one
+            // now. A watermark instead of a walk over the stack keeps
+            // `![[]()` repeated linear (cmark's pathological case).
+            linksInactiveBelow = brackets.count
         }
         return endPos
     }
