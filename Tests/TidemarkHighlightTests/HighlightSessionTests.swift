@@ -1,0 +1,106 @@
+import Testing
+import Tidemark
+
+@testable import TidemarkHighlight
+
+@Suite("Incremental highlighting sessions")
+struct HighlightSessionTests {
+    /// Prefixes of `code` growing by `step` bytes, never splitting a UTF-8 sequence.
+    static func prefixes(of code: String, step: Int) -> [String] {
+        let bytes = Array(code.utf8)
+        var result: [String] = []
+        var end = 0
+        while end < bytes.count {
+            end = min(end + step, bytes.count)
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            result.append(String(decoding: bytes[..<end], as: UTF8.self))
+        }
+        return result
+    }
+
+    @Test("appending a few bytes at a time matches a from-scratch highlight at every step", arguments: LanguageSample.all)
+    func appendsMatchScratch(sample: LanguageSample) throws {
+        try GrammarFixtures.requireGrammar(sample.language)
+        let scratch = TreeSitterHighlighter(cacheCapacity: 0)
+        let session = HighlightSession(language: sample.language, highlighter: scratch)
+        #expect(session.isAvailable)
+        var reused = 0
+        var steps = 0
+        for text in Self.prefixes(of: sample.code, step: 5) {
+            let incremental = session.update(code: text)
+            let expected = try #require(scratch.highlight(text, language: sample.language))
+            if session.reusedPreviousTree { reused += 1 }
+            steps += 1
+            #expect(incremental == expected, "\(sample.language): differs after \(text.utf8.count) bytes")
+            if incremental != expected { break }
+        }
+        // Every update after the first edits the previous tree.
+        #expect(reused == steps - 1)
+    }
+
+    @Test("text before the line being typed never flashes back to plain", arguments: ["swift", "python", "kotlin", "rust"])
+    func noFlashToPlain(language: String) throws {
+        try GrammarFixtures.requireGrammar(language)
+        let sample = try #require(LanguageSample.all.first { $0.language == language })
+        let session = HighlightSession(language: language)
+        var previous: [HighlightSpan] = []
+        var previousText = ""
+        for text in Self.prefixes(of: sample.code, step: 3) {
+            let spans = session.update(code: text)
+            // What appended text may still change is the construct being
+            // typed (`round(` turns `round` from a variable into a builtin
+            // call), but bytes of earlier lines that were highlighted stay
+            // highlighted.
+            let lastLineStart = previousText.utf8.lastIndex(of: UInt8(ascii: "\n")).map {
+                previousText.utf8.distance(from: previousText.utf8.startIndex, to: $0)
+            } ?? 0
+            for span in previous where span.end <= lastLineStart {
+                let now = kinds(in: span.range, spans: spans)
+                #expect(!now.contains(nil), "\(language): `\(span)` lost its highlighting after \(text.utf8.count) bytes")
+            }
+            previous = spans
+            previousText = text
+        }
+    }
+
+    @Test("edits that are not appends (a rewritten or shortened tail) also match a fresh highlight")
+    func rewrites() throws {
+        try GrammarFixtures.requireGrammar("swift")
+        let scratch = TreeSitterHighlighter(cacheCapacity: 0)
+        let session = HighlightSession(language: "swift", highlighter: scratch)
+        let versions = [
+            "let a = 1\nlet b = \"two\"\n",
+            "let a = 1\nlet b = \"two\" // note\n",
+            "let a = 1\nvar b = [1, 2]\n",  // changed in the middle
+            "let a = 1\n",  // shortened
+            "func f() {}\nlet a = 1\n",  // changed at the start: parsed from scratch
+            "",
+            "struct S { let x: Int }\n",
+        ]
+        for text in versions {
+            let spans = session.update(code: text)
+            #expect(spans == scratch.highlight(text, language: "swift"), "differs for \(text.debugDescription)")
+        }
+        // The same text again returns the same spans.
+        #expect(session.update(code: versions.last!) == scratch.highlight(versions.last!, language: "swift"))
+    }
+
+    @Test("an unknown language gives a session without spans; diff sessions work")
+    func unknownAndDiff() {
+        let unknown = HighlightSession(language: "klingon")
+        #expect(!unknown.isAvailable)
+        #expect(unknown.language == nil)
+        #expect(unknown.update(code: "qapla'") == [])
+        let diff = HighlightSession(language: "patch")
+        #expect(diff.isAvailable)
+        #expect(diff.update(code: "+a\n") == [HighlightSpan(start: 0, end: 2, kind: .inserted)])
+    }
+
+    @Test("a missing grammar directory gives a session without spans")
+    func missingGrammar() {
+        let session = HighlightSession(
+            language: "swift", highlighter: TreeSitterHighlighter(grammarDirectory: "/nonexistent/grammars"))
+        #expect(!session.isAvailable)
+        #expect(session.update(code: "let x = 1") == [])
+    }
+}
