@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TidemarkHighlight", targets: ["TidemarkHighlight"]),
         .executable(name: "tidemark", targets: ["TidemarkCLI"]),
         .executable(name: "tidemark-spec", targets: ["TidemarkSpecRunner"]),
+        .executable(name: "tidemark-bench", targets: ["TidemarkBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,8 +35,9 @@ let package = Package(
                 "Tidemark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "TidemarkBench", dependencies: ["Tidemark"], path: "Benchmarks/TidemarkBench"),
         .testTarget(name: "TidemarkTests", dependencies: ["Tidemark"]),
-        .testTarget(name: "TidemarkRenderTests", dependencies: ["TidemarkRender"]),
+        .testTarget(name: "TidemarkRenderTests", dependencies: ["TidemarkRender"], exclude: ["Golden"]),
         .testTarget(name: "TidemarkHighlightTests", dependencies: ["TidemarkHighlight"]),
     ],
     swiftLanguageModes: [.v6]

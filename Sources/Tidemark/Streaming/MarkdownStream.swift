@@ -160,6 +160,7 @@ final class StreamEngine: @unchecked Sendable {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
+        if started && pending.isEmpty && appendPlainText(bytes) { return lastUpdate }
         var input = pending
         input.append(contentsOf: bytes)
         pending.removeAll()
@@ -196,6 +197,78 @@ final class StreamEngine: @unchecked Sendable {
         let update = publish(finalInput: true)
         finished = true
         return update
+    }
+
+    /// Bytes that can never change the structure when appended to plain
+    /// text at the end of a paragraph: printable ASCII except what starts,
+    /// ends or delimits a Markdown construct.
+    private static let plainByte: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for b in 0x20...0x7E { t[b] = true }
+        for ch in "\\`*_[]()!<>&~$|@;:=#\"'" { t[Int(ch.asciiValue!)] = false }
+        return t
+    }()
+
+    /// The fast path (issue: "appending plain text to the trailing paragraph
+    /// takes a fast path"): when the trailing paragraph started on the
+    /// current line with a letter and ends in a plain text node, plain bytes
+    /// only lengthen that text node and the ends of its ancestors. Anything
+    /// else — or any doubt — takes the exact path.
+    private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
+        for b in bytes where !StreamEngine.plainByte[Int(b)] { return false }
+        // (No local copy of the node array: it would force a copy on write.)
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0 else { return false }
+        let text = storage.nodes[last]
+        guard text.kind == .text, !text.a.isArena, text.parent >= 0 else { return false }
+        let para = storage.nodes[Int(text.parent)]
+        let sourceCount = storage.source.count
+        guard para.kind == .paragraph, para.lastChild == Int32(last), Int(para.end) == sourceCount,
+              let lineStart = storage.lineStarts.last, Int(para.start) >= Int(lineStart),
+              Int(para.start) < sourceCount, isASCIILetter(storage.source[Int(para.start)]) else { return false }
+        var trimmed = sourceCount
+        while trimmed > Int(para.start) && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        guard Int(text.end) == trimmed, text.a.end == trimmed else { return false }
+        let lastByte = storage.source[sourceCount - 1]
+        if lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~") { return false }
+        if options.contains(.autolink) {
+            // The word being extended must not be (the start of) a URL.
+            var k = sourceCount
+            while k > Int(para.start) && !isSpaceOrTab(storage.source[k - 1]) {
+                k -= 1
+                if sourceCount - k > 256 { return false }
+            }
+            var word = Array(storage.source[k..<sourceCount])
+            word.append(contentsOf: bytes)
+            if word.contains(UInt8(ascii: "@")) { return false }
+            if word.count >= 3 {
+                for i in 0..<(word.count - 2) {
+                    if word[i] == UInt8(ascii: "w") && word[i + 1] == UInt8(ascii: "w") && word[i + 2] == UInt8(ascii: "w") { return false }
+                    if word[i] == UInt8(ascii: "/") && word[i + 1] == UInt8(ascii: "/") { return false }
+                }
+            }
+        }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        var newTrimmed = newCount
+        while newTrimmed > trimmed && isSpaceOrTab(storage.source[newTrimmed - 1]) { newTrimmed -= 1 }
+        storage.nodes[last].end = UInt32(newTrimmed)
+        storage.nodes[last].a.length = UInt32(newTrimmed - text.a.start)
+        var p = text.parent
+        while p >= 0 {
+            storage.nodes[Int(p)].end = UInt32(newCount)
+            p = storage.nodes[Int(p)].parent
+        }
+        // The trailing block changed; its stored hash no longer describes it.
+        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
+        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
+        lastInserted = []
+        lastRemoved = []
+        lastFinal = false
+        return true
     }
 
     /// Makes `storage` uniquely ours again (copying only if a reader still

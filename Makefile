@@ -1,0 +1,55 @@
+# The two commands of the project (see README.md):
+#   make setup   the main job: system packages, grammars, a release build
+#   make test    everything CI checks
+#
+# Extra flags for every swift invocation, e.g. a separate build directory:
+#   make test SWIFTFLAGS="--scratch-path .build-cli"
+SWIFT ?= swift
+SWIFTFLAGS ?=
+
+.PHONY: setup test build spec extract help bench bench-callgrind bench-pathological
+
+help:
+	@echo "make setup    install what is missing, build release (the main job)"
+	@echo "make test     build, run the tests, the spec runner and the fixture check"
+	@echo "make spec     run the conformance runner over Fixtures/*.json"
+	@echo "make extract  regenerate Fixtures/*.json from spec/*.md"
+
+setup:
+	scripts/bootstrap.sh
+	$(SWIFT) build -c release $(SWIFTFLAGS)
+# ---- later additions to setup go here ---------------------------------------
+# Tree-sitter grammars: scripts/bootstrap.sh (above) already runs
+# scripts/install-grammars.sh when that script exists.
+# Demo: (to be added)
+# ------------------------------------------------------------------------------
+
+# One build of everything (tests included), then every check without
+# rebuilding: the unit and fixture tests, the conformance runner (which
+# fails on any difference not in Fixtures/expected-differences.txt), and
+# the check that Fixtures/*.json match spec/*.md.
+test:
+	scripts/bootstrap.sh
+	$(SWIFT) build --build-tests $(SWIFTFLAGS)
+	$(SWIFT) test --skip-build $(SWIFTFLAGS)
+	$(SWIFT) run --skip-build $(SWIFTFLAGS) tidemark-spec
+	$(SWIFT) run --skip-build $(SWIFTFLAGS) tidemark-spec extract --check
+
+build:
+	$(SWIFT) build $(SWIFTFLAGS)
+
+spec:
+	$(SWIFT) run $(SWIFTFLAGS) tidemark-spec
+
+extract:
+	$(SWIFT) run $(SWIFTFLAGS) tidemark-spec extract
+
+# Benchmarks against cmark-gfm, md4c and pulldown-cmark (see Benchmarks/README.md).
+bench:
+	Benchmarks/run.sh
+
+bench-callgrind:
+	Benchmarks/callgrind.sh
+
+bench-pathological:
+	Benchmarks/pathological.py

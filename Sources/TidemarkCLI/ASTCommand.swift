@@ -1,0 +1,36 @@
+import ArgumentParser
+import Tidemark
+
+/// `tidemark ast --json [FILE]`: the syntax tree as JSON.
+struct ASTCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ast",
+        abstract: "Print the syntax tree of a Markdown document as JSON.",
+        discussion: """
+            Each node is an object with "type", its source range as UTF-8 byte \
+            offsets ("start", "end") and as 1-based line/column ("startLine", \
+            "startColumn", "endLine", "endColumn"; the end is just past the last \
+            byte), the attributes of its kind, and "children".
+            """)
+
+    @OptionGroup var parse: ParseFlags
+
+    /// JSON is the only format so far; the flag is accepted so scripts can
+    /// say what they expect and keep working when other formats arrive.
+    @Flag(help: "Print JSON (the default, and for now the only format).")
+    var json = false
+
+    @Flag(help: "Print the JSON on one line instead of indented.")
+    var compact = false
+
+    @Argument(help: ArgumentHelp("The Markdown file; '-' or none reads standard input.", valueName: "file"))
+    var file: String?
+
+    func run() throws {
+        let bytes = try readInput(file)
+        let document = Document(parsing: bytes, options: parse.options)
+        var writer = ASTJSONWriter(pretty: !compact)
+        document.walk(&writer)
+        writer.finish()
+    }
+}
