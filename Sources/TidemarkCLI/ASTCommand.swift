@@ -15,6 +15,8 @@ struct ASTCommand: ParsableCommand {
 
     @OptionGroup var parse: ParseFlags
 
+    @OptionGroup var streaming: StreamFlags
+
     /// JSON is the only format so far; the flag is accepted so scripts can
     /// say what they expect and keep working when other formats arrive.
     @Flag(help: "Print JSON (the default, and for now the only format).")
@@ -28,6 +30,24 @@ struct ASTCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try readInput(file)
+        if streaming.chunkSize != nil {
+            let pretty = !compact
+            let emitEach = streaming.emitEach
+            let document = streaming.stream(bytes, options: parse.options) { update in
+                guard emitEach else { return }
+                var writer = ASTJSONWriter(pretty: pretty)
+                update.document.walk(&writer)
+                writer.finish()
+                var out = StandardOutput()
+                out.write(0)
+                out.flush()
+            }
+            if emitEach { return }
+            var writer = ASTJSONWriter(pretty: pretty)
+            document.walk(&writer)
+            writer.finish()
+            return
+        }
         let document = Document(parsing: bytes, options: parse.options)
         var writer = ASTJSONWriter(pretty: !compact)
         document.walk(&writer)

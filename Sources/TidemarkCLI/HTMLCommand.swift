@@ -9,6 +9,8 @@ struct HTMLCommand: ParsableCommand {
 
     @OptionGroup var parse: ParseFlags
 
+    @OptionGroup var streaming: StreamFlags
+
     @Flag(help: "Let raw HTML and dangerous URLs (javascript:, …) through. Off by default: model output is untrusted.")
     var unsafe = false
 
@@ -32,9 +34,28 @@ struct HTMLCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try readInput(file)
-        let document = Document(parsing: bytes, options: parse.options)
         let style: SoftBreakStyle = hardbreaks ? .hardBreak : nobreaks ? .space : .newline
-        var html = document.html(HTMLOptions(unsafe: unsafe, sourcepos: sourcepos, softBreak: style))
+        let options = HTMLOptions(unsafe: unsafe, sourcepos: sourcepos, softBreak: style)
+        let document: Document
+        if streaming.chunkSize != nil {
+            var out = StandardOutput()
+            document = streaming.stream(bytes, options: parse.options) { update in
+                if streaming.emitEach {
+                    out.write(utf8: update.document.html(options))
+                    out.write(0)
+                } else {
+                    // What a UI does: render only the blocks that changed.
+                    for block in update.changedBlocks { _ = update.document.html(of: block, options) }
+                }
+            }
+            if streaming.emitEach {
+                out.flush()
+                return
+            }
+        } else {
+            document = Document(parsing: bytes, options: parse.options)
+        }
+        var html = document.html(options)
         html.withUTF8 { StandardOutput.writeAll($0) }
     }
 }

@@ -365,3 +365,43 @@ extension Document {
         return r.out
     }
 }
+
+extension Document {
+    /// Renders one block (with its subtree) as HTML, the way it appears in
+    /// the whole document's HTML — what a streaming UI redraws when the
+    /// block changed. Footnote definitions are not appended.
+    public func html(of node: Node, _ options: HTMLOptions = HTMLOptions()) -> String {
+        var r = HTMLRenderer(storage: storage, options: options, parseOptions: self.options)
+        r.renderNode(node.index)
+        return String(decoding: r.out, as: UTF8.self)
+    }
+}
+
+extension HTMLRenderer {
+    /// Renders node `top` and its subtree.
+    mutating func renderNode(_ top: Int) {
+        let nodes = storage.nodes
+        var current = Int32(top)
+        var entering = true
+        while true {
+            if entering {
+                let descend = enter(Int(current))
+                let c = nodes[Int(current)].firstChild
+                if descend && c >= 0 {
+                    current = c
+                    continue
+                }
+                entering = false
+            }
+            exit(Int(current))
+            if Int(current) == top { break }
+            let n = nodes[Int(current)]
+            if n.next >= 0 {
+                current = n.next
+                entering = true
+            } else {
+                current = n.parent
+            }
+        }
+    }
+}
