@@ -60,12 +60,14 @@ extension BlockParser {
                 node.a = mathLiteral(b, inline: inline)
             case .codeBlock:
                 node.flags = blk.fenced ? 1 : 0
-                node.a = leafLiteral(b, inline: inline, finalNewline: true)
+                // Info first, literal last: a streaming append to the last
+                // code line then only has to grow the end of the arena.
                 if blk.fenced && blk.infoEnd > blk.infoStart {
                     let st = inline.arena.count
                     CharacterReferences.appendUnescaped(s, Int(blk.infoStart), Int(blk.infoEnd), into: &inline.arena)
                     node.b = ByteRef.arena(st, inline.arena.count)
                 }
+                node.a = leafLiteral(b, inline: inline, finalNewline: true)
             case .htmlBlock:
                 node.a = leafLiteral(b, inline: inline, finalNewline: true)
             case .alert:

@@ -272,13 +272,18 @@ extension InlineParser {
 /// left to right, so a cursor per kind only moves forward.
 struct MathScan {
     enum Kind: Int { case single, double, paren, bracket, doubledParen, doubledBracket }
-    var positions: [[Int]?] = Array(repeating: nil, count: 6)
-    var cursors: [Int] = Array(repeating: 0, count: 6)
+    // Allocated on first use only: most leaves have no math at all.
+    var positions: [[Int]?] = []
+    var cursors: [Int] = []
     /// Prefix counts of letters and digits (for backslash math).
     var alphanumeric: [Int32]? = nil
 
     mutating func next(_ kind: Kind, after p: Int, in parser: InlineParser) -> Int? {
         let k = kind.rawValue
+        if positions.isEmpty {
+            positions = Array(repeating: nil, count: 6)
+            cursors = Array(repeating: 0, count: 6)
+        }
         if positions[k] == nil { positions[k] = MathScan.find(kind, parser) }
         let list = positions[k]!
         var i = cursors[k]

@@ -37,11 +37,20 @@ final class InlineParser {
 
     /// Which bytes stop the plain-text scan: 1 always, 2 only when they may
     /// start an extended autolink.
-    @exclusivity(unchecked) var special: [UInt8] = Array(repeating: 0, count: 256)
+    @exclusivity(unchecked) var special: [UInt8]
 
     init(options: ParseOptions, definitions: [[UInt8]: LinkDefinition]) {
         self.options = options
         self.definitions = definitions
+        self.special = InlineParser.specialTable(options)
+    }
+
+    /// The byte classes for the text scan, per option set (built once:
+    /// streaming creates an inline parser per append).
+    static func specialTable(_ options: ParseOptions) -> [UInt8] {
+        let key = Int(options.intersection([.strikethrough, .math, .autolink]).rawValue)
+        if let t = specialTables[key] { return t }
+        var special = [UInt8](repeating: 0, count: 256)
         for ch in "\n\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
         special[0x0D] = 1
         if options.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
@@ -49,7 +58,29 @@ final class InlineParser {
         if options.contains(.autolink) {
             for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
         }
+        return special
     }
+
+    /// Every combination of the three options that matter, precomputed.
+    static let specialTables: [Int: [UInt8]] = {
+        var tables: [Int: [UInt8]] = [:]
+        for bits in 0..<256 {
+            let o = ParseOptions(rawValue: UInt32(bits)).intersection([.strikethrough, .math, .autolink])
+            let key = Int(o.rawValue)
+            if tables[key] == nil {
+                var special = [UInt8](repeating: 0, count: 256)
+                for ch in "\n\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
+                special[0x0D] = 1
+                if o.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
+                if o.contains(.math) { special[Int(UInt8(ascii: "$"))] = 1 }
+                if o.contains(.autolink) {
+                    for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
+                }
+                tables[key] = special
+            }
+        }
+        return tables
+    }()
 
     // MARK: Content and positions
 
@@ -152,7 +183,7 @@ final class InlineParser {
         brackets.removeAll(keepingCapacity: true)
         linksInactiveBelow = 0
         delimiterTop = -1
-        mathScan = MathScan()
+        if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
         backtickRunsScanned = false
         html = RawHTML.Memo()
         nodes.append(InlineNode(kind: .paragraph, start: 0, end: content.count))

@@ -160,7 +160,7 @@ final class StreamEngine: @unchecked Sendable {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
-        if started && pending.isEmpty && appendPlainText(bytes) { return lastUpdate }
+        if started && pending.isEmpty && (appendPlainText(bytes) || appendToCodeLine(bytes)) { return lastUpdate }
         var input = pending
         input.append(contentsOf: bytes)
         pending.removeAll()
@@ -271,6 +271,55 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// The second fast path: bytes without a line ending appended to the
+    /// last line of a trailing code block, when that line already holds a
+    /// character that keeps it from ever being a closing fence or from
+    /// leaving its containers. Only the literal's last line grows.
+    private func appendToCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0 else { return false }
+        let code = storage.nodes[last]
+        let sourceCount = storage.source.count
+        guard code.kind == .codeBlock, code.a.isArena, code.a.end == storage.arena.count, code.a.length > 0,
+              Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last,
+              Int(lineStart) < sourceCount, Int(code.start) < Int(lineStart) else { return false }
+        // Valid UTF-8 only (a split sequence goes the exact way).
+        let valid = Normalizer.incompleteSuffixLength(bytes) == 0
+            && Normalizer.normalize(Array(bytes), dropBOM: false).count == bytes.count
+        guard valid else { return false }
+        // The line so far must hold a byte other than space, tab, `` ` `` and `~`.
+        var decided = false
+        for k in Int(lineStart)..<sourceCount {
+            let b = storage.source[k]
+            if b != 0x20 && b != 0x09 && b != UInt8(ascii: "`") && b != UInt8(ascii: "~") && b != UInt8(ascii: ">") {
+                decided = true
+                break
+            }
+        }
+        guard decided else { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        storage.arena.removeLast()
+        storage.arena.append(contentsOf: bytes)
+        storage.arena.append(0x0A)
+        storage.nodes[last].a.length += UInt32(bytes.count)
+        let newCount = UInt32(storage.source.count)
+        var p = Int32(last)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = newCount
+            p = storage.nodes[Int(p)].parent
+        }
+        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
+        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
+        lastInserted = []
+        lastRemoved = []
+        lastFinal = false
+        return true
+    }
+
     /// Makes `storage` uniquely ours again (copying only if a reader still
     /// holds the last document).
     private func reclaim() {
@@ -281,21 +330,23 @@ final class StreamEngine: @unchecked Sendable {
 
     // MARK: Settling
 
+    /// A cheap fingerprint of a block's subtree: its range, its node count
+    /// and its first and last nodes. Every change this stream can see moves
+    /// one of them (new bytes move the end; a newly resolved reference adds
+    /// nodes), and it costs O(1), not O(block).
     private func nodeHash(_ nodes: [RawNode], _ from: Int, _ to: Int, arena: [UInt8]) -> Int {
         var h = Hasher()
         h.combine(to - from)
-        for i in from..<to {
-            let n = nodes[i]
-            h.combine(n.kind.rawValue)
-            h.combine(n.start)
-            h.combine(n.end)
-            h.combine(n.flags)
-            h.combine(n.small)
-            h.combine(n.number)
-            h.combine(n.number2)
-            h.combine(n.a.length)
-            h.combine(n.b.length)
-            if n.a.isArena && (n.kind == .link || n.kind == .image) { h.combine(arena[n.a.start..<n.a.end]) }
+        if to > from {
+            for n in [nodes[from], nodes[to - 1]] {
+                h.combine(n.kind.rawValue)
+                h.combine(n.start)
+                h.combine(n.end)
+                h.combine(n.flags)
+                h.combine(n.small)
+                h.combine(n.number)
+                h.combine(n.a.length)
+            }
         }
         return h.finalize()
     }
