@@ -53,3 +53,16 @@ bench-callgrind:
 
 bench-pathological:
 	Benchmarks/pathological.py
+
+# Fuzzing (see Fuzz/README.md): one target for SECONDS, or every target briefly.
+FUZZ_TARGETS := parse ast math
+TARGET ?= parse
+SECONDS ?= 600
+export FUZZ_IGNORE FUZZ_MAX_LEN
+
+.PHONY: fuzz fuzz-smoke
+fuzz:
+	Fuzz/run.sh $(TARGET) $(SECONDS)
+
+fuzz-smoke:
+	@for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t 60 || exit 1; done

@@ -111,6 +111,11 @@ def blank_lines_in_quote(n):
 
 
 CASES = [
+    # --- regressions found by the fuzzing/hardening work ----------------------
+    ("autolink trailing parens www.a.com/)))", 32_000, lambda n: "www.a.com/" + ")" * n, "gfm", GFM),
+    ("unclosed math parens \\(", 32_000, lambda n: "\\(" * n, "default", GFM),
+    ("nested list items on one line", 32_000, lambda n: "- " * n + "a", "gfm", GFM),
+    ("long line of mixed inlines", 100_000, lambda n: "word *em* `c` [l](/u) & < " * n, "gfm", GFM),
     # --- cmark's pathological list -------------------------------------------
     ("nested strong emphasis", 50_000, lambda n: "*a **a " * n + "b" + " a** a*" * n, "gfm", GFM),
     ("emphasis closers without openers", 100_000, lambda n: "a_ " * n, "gfm", GFM),

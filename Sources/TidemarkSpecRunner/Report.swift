@@ -8,7 +8,7 @@ struct Report {
         /// unknown (so it could not be run).
         var actual: String?
         var passed: Bool {
-            actual.map { SpecSupport.passes(expected: example.html, actual: $0) } ?? false
+            actual.map { SpecSupport.passes(expected: example.html, actual: $0, extension: example.extension) } ?? false
         }
     }
 

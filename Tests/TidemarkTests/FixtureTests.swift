@@ -37,12 +37,12 @@ struct FixtureTests {
         let actual = Document(parsing: e.markdown, options: options).html(SpecSupport.htmlOptions)
         let reason = try Fixtures.expectedDifferences().reason(file: fixture.file, example: e.example)
         if let reason {
-            #expect(!SpecSupport.passes(expected: e.html, actual: actual), """
+            #expect(!SpecSupport.passes(expected: e.html, actual: actual, extension: e.extension), """
                 \(fixture.file) example \(e.example) is an expected difference (\(reason)) but now \
                 matches the fixture: remove it from Fixtures/expected-differences.txt
                 """)
         } else {
-            #expect(SpecSupport.passes(expected: e.html, actual: actual),
+            #expect(SpecSupport.passes(expected: e.html, actual: actual, extension: e.extension),
                     Comment(rawValue: Self.failureReport(fixture, actual: actual)))
         }
     }

@@ -214,7 +214,9 @@ final class BlockParser {
     func addLine(_ b: Int32, from start: Int) {
         var pad = 0
         var st = start
-        if partiallyConsumedTab {
+        // Only a line added from the current offset starts inside the
+        // half-consumed tab; one added from the first non-space is past it.
+        if partiallyConsumedTab && start == offset {
             // The rest of a half-consumed tab counts as spaces (example 7).
             st += 1
             pad = 4 - (column % 4)
@@ -625,6 +627,17 @@ final class BlockParser {
     func finalize(_ b: Int32, endSet: Bool = false) -> Int32 {
         let parent = blocks[Int(b)].parent
         guard blocks[Int(b)].isOpen else { return parent }
+        // A container closed while its last child is still open (a list
+        // ended by `---`) closes that child first, so its end is known.
+        if blocks[Int(b)].lastChild >= 0 && blocks[Int(blocks[Int(b)].lastChild)].isOpen {
+            var chain: [Int32] = []
+            var c = blocks[Int(b)].lastChild
+            while c >= 0 && blocks[Int(c)].isOpen {
+                chain.append(c)
+                c = blocks[Int(c)].lastChild
+            }
+            for open in chain.reversed() { finalize(open, endSet: false) }
+        }
         blocks[Int(b)].isOpen = false
         if !endSet && !(blocks[Int(b)].kind == .heading && blocks[Int(b)].setext) {
             if blocks[Int(b)].startLine == Int32(lineNumber) && blocks[Int(b)].kind != .document {

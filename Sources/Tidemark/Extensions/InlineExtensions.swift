@@ -106,6 +106,12 @@ extension InlineParser {
     /// only when unbalanced; a final `&name;` is not (GFM spec 6.9).
     func trimAutolink(_ start: Int, _ endIn: Int) -> Int {
         var end = endIn
+        // Parentheses are counted once and updated as `)` are trimmed:
+        // recounting per `)` made `www.a.com/)))…` quadratic.
+        var open = 0, close = 0
+        for k in start..<end {
+            if c[k] == UInt8(ascii: "(") { open += 1 } else if c[k] == UInt8(ascii: ")") { close += 1 }
+        }
         while end > start {
             let last = c[end - 1]
             switch last {
@@ -115,13 +121,18 @@ extension InlineParser {
             case UInt8(ascii: ";"):
                 var k = end - 2
                 while k > start && isASCIIAlphanumeric(c[k]) { k -= 1 }
-                if k < end - 2 && k >= start && c[k] == UInt8(ascii: "&") { end = k } else { end -= 1 }
-            case UInt8(ascii: ")"):
-                var open = 0, close = 0
-                for k in start..<end {
-                    if c[k] == UInt8(ascii: "(") { open += 1 } else if c[k] == UInt8(ascii: ")") { close += 1 }
+                let cut = k < end - 2 && k >= start && c[k] == UInt8(ascii: "&") ? k : end - 1
+                for x in cut..<end {
+                    if c[x] == UInt8(ascii: "(") { open -= 1 } else if c[x] == UInt8(ascii: ")") { close -= 1 }
                 }
-                if close > open { end -= 1 } else { return end }
+                end = cut
+            case UInt8(ascii: ")"):
+                if close > open {
+                    end -= 1
+                    close -= 1
+                } else {
+                    return end
+                }
             default:
                 return end
             }
