@@ -4,6 +4,7 @@
 //
 //   tidemark-bench parse|html FILE... [--iterations N] [--warmup N]
 //                  [--options gfm|commonmark|default] [--emit] [--quiet] [--tsv]
+//   tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES]   (Stream.swift)
 //
 // Results go to standard error (standard output carries the HTML with
 // `--emit`), so `tidemark-bench html FILE --iterations 1 --emit --quiet`
@@ -68,6 +69,10 @@ func parseArguments() -> Config {
     guard let first = args.popFirst() else {
         writeStderr(usage)
         exit(2)
+    }
+    if first == "stream" {
+        runStreamBenchmark(Array(args))
+        exit(0)
     }
     if first == "-h" || first == "--help" {
         writeStdout(Array(usage.utf8))

@@ -1,0 +1,89 @@
+// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES]
+//
+// The streaming benchmark of the streaming issue: stream FILE in N-byte
+// chunks (default 4), taking the update after every append, against one
+// batch parse of the same text in the same run; and the naive "re-parse
+// everything per chunk" baseline on a prefix (default 100 KB). Prints the
+// ratios and the per-append p50/p99.
+
+import Tidemark
+
+func runStreamBenchmark(_ arguments: [String]) {
+    var args = arguments[...]
+    guard let path = args.popFirst() else { fail("stream needs a FILE") }
+    var chunk = 4
+    var naivePrefix = 100_000
+    while let a = args.popFirst() {
+        switch a {
+        case "--chunk": chunk = Int(args.popFirst() ?? "") ?? 0
+        case "--naive-prefix": naivePrefix = Int(args.popFirst() ?? "") ?? 0
+        default: fail("unknown argument '\(a)'")
+        }
+    }
+    guard chunk > 0 else { fail("--chunk needs a positive number") }
+    let input = readFile(path)
+    let clock = ContinuousClock()
+
+    // One batch parse (best of three).
+    var batch = Double.infinity
+    var reference = Document(parsing: [UInt8](), options: .default)
+    for _ in 0..<3 {
+        let t0 = clock.now
+        reference = Document(parsing: input, options: .default)
+        batch = min(batch, seconds(clock.now - t0))
+    }
+
+    // Streaming, with a timing per append.
+    var stream = MarkdownStream(options: .default)
+    var perAppend: [Double] = []
+    perAppend.reserveCapacity(input.count / chunk + 1)
+    var at = 0
+    let start = clock.now
+    while at < input.count {
+        let end = min(input.count, at + chunk)
+        let t0 = clock.now
+        let update = stream.append(bytes: input[at..<end])
+        _ = update.changedBlocks.count
+        perAppend.append(seconds(clock.now - t0))
+        at = end
+    }
+    let final = stream.finish()
+    let streamed = seconds(clock.now - start)
+    perAppend.sort()
+    let exact = final.document == reference
+
+    // The naive baseline on a prefix: parse the whole prefix after every chunk.
+    let prefix = Array(input.prefix(naivePrefix))
+    var naive = 0.0
+    var streamedPrefix = 0.0
+    if !prefix.isEmpty {
+        var p = 0
+        let t0 = clock.now
+        while p < prefix.count {
+            p = min(prefix.count, p + chunk)
+            _ = Document(parsing: prefix[0..<p], options: .default).nodeCount
+        }
+        naive = seconds(clock.now - t0)
+        var s2 = MarkdownStream(options: .default)
+        p = 0
+        let t1 = clock.now
+        while p < prefix.count {
+            let e = min(prefix.count, p + chunk)
+            _ = s2.append(bytes: prefix[p..<e]).changedBlocks.count
+            p = e
+        }
+        streamedPrefix = seconds(clock.now - t1)
+    }
+
+    func micro(_ s: Double) -> String { format(s * 1e6, 1) + " µs" }
+    let p50 = perAppend.isEmpty ? 0 : perAppend[perAppend.count / 2]
+    let p99 = perAppend.isEmpty ? 0 : perAppend[min(perAppend.count - 1, perAppend.count * 99 / 100)]
+    writeStdout(Array("""
+        stream \(path): \(input.count) bytes in \(chunk)-byte chunks, \(perAppend.count) appends, final document exact: \(exact)
+          batch parse            \(format(batch * 1000, 2)) ms
+          streamed (all appends) \(format(streamed * 1000, 2)) ms   ratio streamed/batch = \(format(streamed / batch, 2))  (target ≤ 3)
+          per append             p50 \(micro(p50))   p99 \(micro(p99))   max \(micro(perAppend.last ?? 0))
+          naive re-parse per chunk on a \(prefix.count)-byte prefix: \(format(naive * 1000, 1)) ms vs streamed \(format(streamedPrefix * 1000, 1)) ms (naive/streamed = \(format(naive / max(streamedPrefix, 1e-9), 1)))
+
+        """.utf8))
+}
