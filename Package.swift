@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Tidemark", targets: ["Tidemark"]),
         .library(name: "TidemarkRender", targets: ["TidemarkRender"]),
         .library(name: "TidemarkHighlight", targets: ["TidemarkHighlight"]),
+        .library(name: "TidemarkAttributed", targets: ["TidemarkAttributed"]),
         .executable(name: "tidemark", targets: ["TidemarkCLI"]),
         .executable(name: "tidemark-spec", targets: ["TidemarkSpecRunner"]),
         .executable(name: "tidemark-bench", targets: ["TidemarkBench"]),
@@ -19,6 +20,8 @@ let package = Package(
         // Parser core: Swift standard library only.
         .target(name: "Tidemark"),
         .target(name: "TidemarkRender", dependencies: ["Tidemark"]),
+        // Foundation's AttributedString, kept out of the parser and renderer.
+        .target(name: "TidemarkAttributed", dependencies: ["TidemarkRender"]),
         .systemLibrary(
             name: "CTreeSitter", path: "Sources/CTreeSitter",
             pkgConfig: "tree-sitter", providers: [.apt(["libtree-sitter-dev"])]),
@@ -39,6 +42,7 @@ let package = Package(
         .testTarget(name: "TidemarkTests", dependencies: ["Tidemark"]),
         .testTarget(name: "TidemarkRenderTests", dependencies: ["TidemarkRender"], exclude: ["Golden"]),
         .testTarget(name: "TidemarkHighlightTests", dependencies: ["TidemarkHighlight"]),
+        .testTarget(name: "TidemarkAttributedTests", dependencies: ["TidemarkAttributed"]),
     ],
     swiftLanguageModes: [.v6]
 )
