@@ -45,39 +45,27 @@ final class InlineParser {
         self.special = InlineParser.specialTable(options)
     }
 
-    /// The byte classes for the text scan, per option set (built once:
-    /// streaming creates an inline parser per append).
+    /// The byte classes for the text scan, per option set: 1 always stops
+    /// the scan, 2 only where an extended autolink may start. Built once
+    /// for every combination (streaming creates an inline parser per append).
     static func specialTable(_ options: ParseOptions) -> [UInt8] {
-        let key = Int(options.intersection([.strikethrough, .math, .autolink]).rawValue)
-        if let t = specialTables[key] { return t }
-        var special = [UInt8](repeating: 0, count: 256)
-        for ch in "\n\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
-        special[0x0D] = 1
-        if options.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
-        if options.contains(.math) { special[Int(UInt8(ascii: "$"))] = 1 }
-        if options.contains(.autolink) {
-            for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
-        }
-        return special
+        specialTables[Int(options.intersection([.strikethrough, .math, .autolink]).rawValue)]!
     }
 
-    /// Every combination of the three options that matter, precomputed.
     static let specialTables: [Int: [UInt8]] = {
         var tables: [Int: [UInt8]] = [:]
-        for bits in 0..<256 {
-            let o = ParseOptions(rawValue: UInt32(bits)).intersection([.strikethrough, .math, .autolink])
-            let key = Int(o.rawValue)
-            if tables[key] == nil {
-                var special = [UInt8](repeating: 0, count: 256)
-                for ch in "\n\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
-                special[0x0D] = 1
-                if o.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
-                if o.contains(.math) { special[Int(UInt8(ascii: "$"))] = 1 }
-                if o.contains(.autolink) {
-                    for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
-                }
-                tables[key] = special
+        let relevant: [ParseOptions] = [.strikethrough, .math, .autolink]
+        for bits in 0..<(1 << relevant.count) {
+            var o: ParseOptions = []
+            for (k, option) in relevant.enumerated() where bits & (1 << k) != 0 { o.insert(option) }
+            var special = [UInt8](repeating: 0, count: 256)
+            for ch in "\n\r\\`*_[]!<&" { special[Int(ch.asciiValue!)] = 1 }
+            if o.contains(.strikethrough) { special[Int(UInt8(ascii: "~"))] = 1 }
+            if o.contains(.math) { special[Int(UInt8(ascii: "$"))] = 1 }
+            if o.contains(.autolink) {
+                for ch in "wWhHfF" { special[Int(ch.asciiValue!)] = 2 }
             }
+            tables[Int(o.rawValue)] = special
         }
         return tables
     }()
