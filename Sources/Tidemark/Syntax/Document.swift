@@ -7,11 +7,13 @@
 /// change; hence `@unchecked Sendable`.
 @usableFromInline
 final class DocumentStorage: @unchecked Sendable {
-    @usableFromInline var source: [UInt8]
-    @usableFromInline var nodes: [RawNode]
-    @usableFromInline var arena: [UInt8]
+    // No dynamic exclusivity checks: readers only read, and the one writer
+    // (the stream) writes only while it holds the sole reference.
+    @exclusivity(unchecked) @usableFromInline var source: [UInt8]
+    @exclusivity(unchecked) @usableFromInline var nodes: [RawNode]
+    @exclusivity(unchecked) @usableFromInline var arena: [UInt8]
     /// Byte offset of the start of every line of `source` (first is 0).
-    @usableFromInline var lineStarts: [UInt32]
+    @exclusivity(unchecked) @usableFromInline var lineStarts: [UInt32]
 
     init(source: [UInt8], nodes: [RawNode], arena: [UInt8], lineStarts: [UInt32]) {
         self.source = source
