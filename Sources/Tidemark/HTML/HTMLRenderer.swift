@@ -32,7 +32,21 @@ struct HTMLRenderer {
     @inline(__always) func bytes(_ ref: ByteRef) -> ArraySlice<UInt8> { storage.bytes(ref) }
 
     mutating func putNumber(_ v: Int) {
-        out.append(contentsOf: Array(String(v).utf8))
+        // Digits without a String: sourcepos writes four numbers per block.
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                count += 1
+            } while m > 0
+            for k in stride(from: count - 1, through: 0, by: -1) { out.append(d[k]) }
+        }
     }
 
     /// Escapes `&`, `<`, `>` and `"` (cmark's `escape_html`).
@@ -50,7 +64,8 @@ struct HTMLRenderer {
         let n = b.count
         while i < n {
             let c = b[i]
-            if c == UInt8(ascii: "&") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "\"") {
+            // One table lookup per byte instead of four comparisons.
+            if HTMLRenderer.needsEscape[Int(c)] {
                 if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i])) }
                 switch c {
                 case UInt8(ascii: "&"): put("&amp;")
@@ -70,10 +85,15 @@ struct HTMLRenderer {
     /// becomes `&#x27;`; existing `%XX` escapes are kept.
     mutating func escapeHref(_ ref: ByteRef) {
         let hex: StaticString = "0123456789ABCDEF"
-        for c in bytes(ref) {
-            if HTMLRenderer.hrefSafe[Int(c)] {
-                out.append(c)
-            } else if c == UInt8(ascii: "&") {
+        let all = bytes(ref)
+        var runStart = all.startIndex
+        for i in all.indices {
+            let c = all[i]
+            if HTMLRenderer.hrefSafe[Int(c)] { continue }
+            // Safe bytes are copied in runs, not one at a time.
+            if i > runStart { out.append(contentsOf: all[runStart..<i]) }
+            runStart = i + 1
+            if c == UInt8(ascii: "&") {
                 put("&amp;")
             } else if c == UInt8(ascii: "'") {
                 put("&#x27;")
@@ -83,7 +103,14 @@ struct HTMLRenderer {
                 out.append(hex.utf8Start[Int(c & 0xF)])
             }
         }
+        if all.endIndex > runStart { out.append(contentsOf: all[runStart..<all.endIndex]) }
     }
+
+    static let needsEscape: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for c in "&<>\"".utf8 { t[Int(c)] = true }
+        return t
+    }()
 
     static let hrefSafe: [Bool] = {
         var t = [Bool](repeating: false, count: 256)
