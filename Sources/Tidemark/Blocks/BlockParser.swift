@@ -316,8 +316,9 @@ final class BlockParser {
         previousLineEnd = lineEnd
     }
 
-    /// A thematic break at `pos`, remembering where the line stopped being
-    /// one: `- - - - … x` would otherwise be rescanned at every nested list
+    /// A thematic break at `pos` (spec 4.1: three or more of one of `*`,
+    /// `-`, `_`, with any spaces or tabs between, and nothing else),
+    /// remembering where the line stopped being one: `- - - - … x` would otherwise be rescanned at every nested list
     /// item it opens.
     func isThematicBreak(_ pos: Int) -> Bool {
         let ch = s[pos]
@@ -532,21 +533,6 @@ final class BlockParser {
             }
         }
         tip = container
-    }
-
-    func isAncestor(_ a: Int32, of b: Int32) -> Bool {
-        var x = b
-        while x >= 0 {
-            if x == a { return true }
-            x = blocks[Int(x)].parent
-        }
-        return false
-    }
-
-    func deepestOpen(_ b: Int32) -> Int32 {
-        var x = b
-        while !blocks[Int(x)].isOpen && blocks[Int(x)].parent >= 0 { x = blocks[Int(x)].parent }
-        return x
     }
 
     // MARK: List items (spec 5.2)

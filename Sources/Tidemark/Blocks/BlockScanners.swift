@@ -27,22 +27,6 @@ enum BlockScan {
         return true
     }
 
-    /// `***`, `---`, `___` (spec 4.1): three or more of one character, with
-    /// any spaces or tabs between, and nothing else.
-    static func thematicBreak(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
-        guard pos < end else { return false }
-        let c = s[pos]
-        guard c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return false }
-        var count = 0
-        var i = pos
-        while i < end {
-            let b = s[i]
-            if b == c { count += 1 } else if !isSpaceOrTab(b) { return false }
-            i += 1
-        }
-        return count >= 3
-    }
-
     /// ATX heading (spec 4.2): the level, and the content range with the
     /// optional closing sequence removed.
     static func atxHeading(_ s: Bytes, _ pos: Int, _ end: Int) -> (level: Int, start: Int, end: Int)? {

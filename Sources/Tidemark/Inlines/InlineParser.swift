@@ -85,13 +85,6 @@ final class InlineParser {
         return lineSourceStart[lo] + (o - lineContentStart[lo])
     }
 
-    /// Maps an end offset: an end at the start of a line belongs to the end
-    /// of the previous line (so a range never swallows a container prefix).
-    @inline(__always)
-    func sourceEndOffset(_ o: Int, lineEnds: [Int]) -> Int {
-        sourceOffset(o)
-    }
-
     /// Set for table cells whose content differs from the source (`\|`):
     /// literals are then copied from the content.
     @exclusivity(unchecked) var literalsFromContent = false
