@@ -153,6 +153,8 @@ final class StreamEngine: @unchecked Sendable {
         e.lastTailStarts = lastTailStarts
         e.lastSettledStarts = lastSettledStarts
         e.lastFinal = lastFinal
+        e.lastDefinitions = lastDefinitions
+        e.lastFootnoteKeys = lastFootnoteKeys
         return e
     }
 
@@ -160,7 +162,10 @@ final class StreamEngine: @unchecked Sendable {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
-        if started && pending.isEmpty && (appendPlainText(bytes) || appendToCodeLine(bytes)) { return lastUpdate }
+        if started && pending.isEmpty
+            && (appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes)) {
+            return lastUpdate
+        }
         var input = pending
         input.append(contentsOf: bytes)
         pending.removeAll()
@@ -312,6 +317,74 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[Int(p)].end = newCount
             p = storage.nodes[Int(p)].parent
         }
+        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
+        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
+        lastInserted = []
+        lastRemoved = []
+        lastFinal = false
+        return true
+    }
+
+    /// The definitions and footnote labels the last full snapshot used.
+    private var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
+    private var lastFootnoteKeys: Set<[UInt8]> = []
+
+    /// The third fast path: a chunk without a line ending added to the
+    /// trailing paragraph when that paragraph started on the current line
+    /// with a letter — so no block can start on the line, whatever follows.
+    /// Only the paragraph's inlines are parsed again, not its whole
+    /// top-level block (a long list or a quote).
+    private func appendToParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        // The trailing leaf: follow last children through the blocks.
+        var p: Int32 = 0
+        while true {
+            let c = storage.nodes[Int(p)].lastChild
+            guard c >= 0, storage.nodes[Int(c)].kind.isBlock else { break }
+            p = c
+        }
+        let para = storage.nodes[Int(p)]
+        let sourceCount = storage.source.count
+        guard para.kind == .paragraph, Int(p) >= settledNodeCount, Int(para.end) == sourceCount,
+              let lineStart = storage.lineStarts.last, Int(para.start) >= Int(lineStart),
+              Int(para.start) < sourceCount, isASCIILetter(storage.source[Int(para.start)]) else { return false }
+        let valid = Normalizer.incompleteSuffixLength(bytes) == 0
+            && Normalizer.normalize(Array(bytes), dropBOM: false).count == bytes.count
+        guard valid else { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        var nodes = storage.nodes
+        storage.nodes = []
+        nodes.removeSubrange((Int(p) + 1)...)
+        nodes[Int(p)].firstChild = -1
+        nodes[Int(p)].lastChild = -1
+        let inline = InlineParser(options: options, definitions: lastDefinitions)
+        inline.footnoteLabels = lastFootnoteKeys
+        inline.sourceBytes = storage.source
+        inline.arena = storage.arena
+        storage.arena = []
+        inline.content.append(contentsOf: storage.source[Int(para.start)..<newCount])
+        while let last = inline.content.last, last == 0x20 || last == 0x09 { inline.content.removeLast() }
+        inline.lineContentStart = [0]
+        inline.lineSourceStart = [Int(para.start)]
+        inline.parse()
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            parser.emitInlines(inline, parent: p, into: &nodes)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        storage.arena = inline.arena
+        inline.arena = []
+        inline.sourceBytes = []
+        var a = p
+        while a >= 0 {
+            nodes[Int(a)].end = UInt32(newCount)
+            a = nodes[Int(a)].parent
+        }
+        storage.nodes = nodes
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
         lastInserted = []
@@ -514,6 +587,8 @@ final class StreamEngine: @unchecked Sendable {
         inline.footnoteLabels = t.footnoteKeys
         inline.sourceBytes = storage.source
         inline.arena = arena
+        lastDefinitions = t.definitions
+        lastFootnoteKeys = t.footnoteKeys
         var topIndices = settledNodeStarts
         var settledHashesNow = settledHashes
         if let r = provisional {
