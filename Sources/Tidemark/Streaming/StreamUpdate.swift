@@ -61,16 +61,24 @@ public struct StreamUpdate: Sendable {
     public var changedBlocks: [Node] {
         var wanted = Set(changed)
         wanted.formUnion(inserted)
-        var result: [Node] = []
-        for (k, id) in settledIDs.enumerated().reversed() where wanted.contains(id) {
-            result.append(document.node(at: settledStarts[k]))
-            wanted.remove(id)
-            if wanted.isEmpty { break }
-        }
-        result.reverse()
+        // Tail blocks first; then the settled ones that remain, walking back
+        // from the end (re-rendered settled blocks are rare) and stopping
+        // as soon as every wanted id is found.
+        var tail: [Node] = []
         for (k, id) in tailIDs.enumerated() where wanted.contains(id) {
-            result.append(document.node(at: tailStarts[k]))
+            tail.append(document.node(at: tailStarts[k]))
+            wanted.remove(id)
         }
-        return result
+        var settled: [Node] = []
+        var k = settledIDs.count - 1
+        while k >= 0 && !wanted.isEmpty {
+            let id = settledIDs[k]
+            if wanted.contains(id) {
+                settled.append(document.node(at: settledStarts[k]))
+                wanted.remove(id)
+            }
+            k -= 1
+        }
+        return settled.reversed() + tail
     }
 }
