@@ -183,33 +183,10 @@ extension HTMLRenderer {
 
     /// Renders the children of node `top` (not the node itself).
     mutating func renderSubtree(_ top: Int) {
-        let nodes = storage.nodes
-        var current = nodes[top].firstChild
-        guard current >= 0 else { return }
-        var entering = true
-        while true {
-            if entering {
-                let descend = enter(Int(current))
-                let c = nodes[Int(current)].firstChild
-                if descend && c >= 0 {
-                    current = c
-                    continue
-                }
-                entering = false
-            }
-            if Int(current) == backrefParagraph && nodes[Int(current)].kind == .paragraph {
-                out.append(0x20)
-                putBackrefs(nodes[top])
-            }
-            exit(Int(current))
-            let n = nodes[Int(current)]
-            if n.next >= 0 {
-                current = n.next
-                entering = true
-            } else {
-                current = n.parent
-                if Int(current) == top { break }
-            }
+        var c = storage.nodes[top].firstChild
+        while c >= 0 {
+            renderNode(Int(c))
+            c = storage.nodes[Int(c)].next
         }
     }
 }

@@ -134,29 +134,7 @@ struct HTMLRenderer {
     // MARK: Walking
 
     mutating func render() {
-        let nodes = storage.nodes
-        var current: Int32 = 0
-        var entering = true
-        while true {
-            if entering {
-                let descend = enter(Int(current))
-                let c = nodes[Int(current)].firstChild
-                if descend && c >= 0 {
-                    current = c
-                    continue
-                }
-                entering = false
-            }
-            exit(Int(current))
-            if current == 0 { break }
-            let n = nodes[Int(current)]
-            if n.next >= 0 {
-                current = n.next
-                entering = true
-            } else {
-                current = n.parent
-            }
-        }
+        renderNode(0)
         renderFootnotes()
     }
 
@@ -405,7 +383,8 @@ extension Document {
 }
 
 extension HTMLRenderer {
-    /// Renders node `top` and its subtree.
+    /// Renders node `top` and its subtree (the one walk of the renderer:
+    /// iterative, so any nesting depth is safe).
     mutating func renderNode(_ top: Int) {
         let nodes = storage.nodes
         var current = Int32(top)
@@ -419,6 +398,12 @@ extension HTMLRenderer {
                     continue
                 }
                 entering = false
+            }
+            if Int(current) == backrefParagraph {
+                // The last paragraph of a footnote being written at the end:
+                // its back-references go inside it, before `</p>`.
+                out.append(0x20)
+                putBackrefs(nodes[renderingFootnote])
             }
             exit(Int(current))
             if Int(current) == top { break }

@@ -267,13 +267,7 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[Int(p)].end = UInt32(newCount)
             p = storage.nodes[Int(p)].parent
         }
-        // The trailing block changed; its stored hash no longer describes it.
-        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
-        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
-        lastInserted = []
-        lastRemoved = []
-        lastFinal = false
-        return true
+        return trailingBlockChanged()
     }
 
     /// The second fast path: bytes without a line ending appended to the
@@ -317,12 +311,7 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[Int(p)].end = newCount
             p = storage.nodes[Int(p)].parent
         }
-        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
-        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
-        lastInserted = []
-        lastRemoved = []
-        lastFinal = false
-        return true
+        return trailingBlockChanged()
     }
 
     /// The definitions and footnote labels the last full snapshot used.
@@ -385,6 +374,13 @@ final class StreamEngine: @unchecked Sendable {
             a = nodes[Int(a)].parent
         }
         storage.nodes = nodes
+        return trailingBlockChanged()
+    }
+
+    /// What every fast path reports: only the trailing top-level block
+    /// changed. Its stored fingerprint no longer describes it, so the next
+    /// full snapshot reports it as changed too.
+    private func trailingBlockChanged() -> Bool {
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
         lastInserted = []
