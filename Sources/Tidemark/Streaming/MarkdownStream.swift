@@ -20,7 +20,7 @@
 /// again only the trailing open top-level block, together with the partial
 /// last line. A value type: copying a stream copies its state.
 public struct MarkdownStream: Sendable {
-    private var engine: StreamEngine
+    private(set) var engine: StreamEngine
 
     public init(options: ParseOptions = .default) {
         engine = StreamEngine(options: options)
@@ -315,8 +315,8 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// The definitions and footnote labels the last full snapshot used.
-    private var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
-    private var lastFootnoteKeys: Set<[UInt8]> = []
+    private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
+    private(set) var lastFootnoteKeys: Set<[UInt8]> = []
 
     /// The third fast path: a chunk without a line ending added to the
     /// trailing paragraph when that paragraph started on the current line
