@@ -3,7 +3,7 @@
 /// The block phase (spec appendix, "Phase 1: block structure") keeps every
 /// block in one array linked by index; the open blocks are the chain of
 /// last children from the document down to the tip.
-struct Block {
+struct Block: Equatable {
     var kind: NodeKind
     var parent: Int32 = -1
     var firstChild: Int32 = -1

@@ -44,38 +44,7 @@ extension BlockParser {
             guard b >= 0 else { continue }
             let blk = blocks[Int(b)]
             if blk.next >= 0 && (parent != firstParent || siblings) { stack.append((blk.next, parent)) }
-            var node = RawNode(kind: blk.kind, start: Int(blk.start), end: Int(blk.end))
-            switch blk.kind {
-            case .list:
-                node.flags = blk.tight ? 1 : 0
-                node.small = blk.ordered ? (0x100 | UInt16(blk.marker)) : UInt16(blk.marker)
-                node.number = blk.listStart
-            case .item:
-                node.small = UInt16(blk.task.rawValue)
-            case .heading:
-                node.small = UInt16(blk.level)
-                node.flags = blk.setext ? 1 : 0
-            case .mathBlock:
-                node.flags = 1
-                node.a = mathLiteral(b, inline: inline)
-            case .codeBlock:
-                node.flags = blk.fenced ? 1 : 0
-                // Info first, literal last: a streaming append to the last
-                // code line then only has to grow the end of the arena.
-                if blk.fenced && blk.infoEnd > blk.infoStart {
-                    let st = inline.arena.count
-                    CharacterReferences.appendUnescaped(s, Int(blk.infoStart), Int(blk.infoEnd), into: &inline.arena)
-                    node.b = ByteRef.arena(st, inline.arena.count)
-                }
-                node.a = leafLiteral(b, inline: inline, finalNewline: true)
-            case .htmlBlock:
-                node.a = leafLiteral(b, inline: inline, finalNewline: true)
-            case .alert:
-                node.small = UInt16(blk.extra)
-            default:
-                break
-            }
-            emitExtensionAttributes(b, &node, inline: inline)
+            let node = blockNode(b, inline: inline)
             let r = BlockParser.appendNode(node, parent: parent, into: &out)
             switch blk.kind {
             case .paragraph, .heading:
@@ -88,6 +57,45 @@ extension BlockParser {
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             }
         }
+    }
+
+    /// A block's own node (without its children), as the store holds it.
+    @inline(__always)
+    func blockNode(_ b: Int32, inline: InlineParser) -> RawNode {
+        let blk = blocks[Int(b)]
+        var node = RawNode(kind: blk.kind, start: Int(blk.start), end: Int(blk.end))
+        switch blk.kind {
+        case .list:
+            node.flags = blk.tight ? 1 : 0
+            node.small = blk.ordered ? (0x100 | UInt16(blk.marker)) : UInt16(blk.marker)
+            node.number = blk.listStart
+        case .item:
+            node.small = UInt16(blk.task.rawValue)
+        case .heading:
+            node.small = UInt16(blk.level)
+            node.flags = blk.setext ? 1 : 0
+        case .mathBlock:
+            node.flags = 1
+            node.a = mathLiteral(b, inline: inline)
+        case .codeBlock:
+            node.flags = blk.fenced ? 1 : 0
+            // Info first, literal last: a streaming append to the last
+            // code line then only has to grow the end of the arena.
+            if blk.fenced && blk.infoEnd > blk.infoStart {
+                let st = inline.arena.count
+                CharacterReferences.appendUnescaped(s, Int(blk.infoStart), Int(blk.infoEnd), into: &inline.arena)
+                node.b = ByteRef.arena(st, inline.arena.count)
+            }
+            node.a = leafLiteral(b, inline: inline, finalNewline: true)
+        case .htmlBlock:
+            node.a = leafLiteral(b, inline: inline, finalNewline: true)
+        case .alert:
+            node.small = UInt16(blk.extra)
+        default:
+            break
+        }
+        emitExtensionAttributes(b, &node, inline: inline)
+        return node
     }
 
     /// A code or HTML block's literal: its lines, each ending in `\n`.

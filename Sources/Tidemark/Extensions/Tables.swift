@@ -110,11 +110,25 @@ extension BlockParser {
 
     /// Emits a table's rows and cells, parsing each cell's inlines.
     func emitTable(_ b: Int32, node: Int32, into out: inout [RawNode], inline: InlineParser) {
+        var mark = (row: 0, node: 0, arena: 0, lastRow: Int32(-1))
+        emitTable(b, node: node, fromRow: 0, into: &out, inline: inline, mark: &mark)
+    }
+
+    /// Emits the rows from `fromRow` on; when it reaches row `mark.row`,
+    /// notes where that row's nodes start (for the streaming tail emitter,
+    /// which keeps the rows of complete lines from one snapshot to the next).
+    func emitTable(_ b: Int32, node: Int32, fromRow: Int, into out: inout [RawNode], inline: InlineParser,
+                   mark: inout (row: Int, node: Int, arena: Int, lastRow: Int32)) {
         let blk = blocks[Int(b)]
         let aligns = tableAlignments[Int(blk.extra)]
         let columns = aligns.count
         out[Int(node)].number = Int32(columns)
-        for k in 0..<Int(blk.lineCount) {
+        for k in fromRow..<Int(blk.lineCount) {
+            if k == mark.row {
+                mark.node = out.count
+                mark.arena = inline.arena.count
+                mark.lastRow = out[Int(node)].lastChild
+            }
             let l = lines[Int(blk.firstLine) + k]
             var rowNode = RawNode(kind: .tableRow, start: Int(l.start), end: Int(l.end))
             rowNode.flags = k == 0 ? 1 : 0
@@ -132,6 +146,11 @@ extension BlockParser {
                     inline.literalsFromContent = false
                 }
             }
+        }
+        if mark.row >= Int(blk.lineCount) && mark.row >= fromRow {
+            mark.node = out.count
+            mark.arena = inline.arena.count
+            mark.lastRow = out[Int(node)].lastChild
         }
     }
 

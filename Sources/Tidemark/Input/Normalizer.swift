@@ -24,6 +24,22 @@ enum Normalizer {
         return repair(body)
     }
 
+    /// Whether `input` needs no normalizing: no NUL and only complete,
+    /// valid UTF-8 sequences (checked in place, without a copy).
+    static func isClean(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = input.count
+        while i < n {
+            let b = input[i]
+            if b == 0 { return false }
+            if b < 0x80 { i += 1; continue }
+            let len = validSequenceLength(input, i)
+            if len == 0 { return false }
+            i += len
+        }
+        return true
+    }
+
     static func normalize(_ input: [UInt8], dropBOM: Bool = true) -> [UInt8] {
         input.withUnsafeBufferPointer { normalize($0, dropBOM: dropBOM) }
     }

@@ -67,48 +67,54 @@ public struct MarkdownStream: Sendable {
 final class StreamEngine: @unchecked Sendable {
     let options: ParseOptions
     /// The persistent block parser over the complete lines of `stable`.
-    private(set) var parser: BlockParser
+    @exclusivity(unchecked) private(set) var parser: BlockParser
     /// Raw bytes held back: an incomplete UTF-8 sequence at the end, or the
     /// beginning of a possible byte order mark at the very start.
-    private var pending: [UInt8] = []
-    private var started = false
-    private var finished = false
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var finished = false
 
     /// The storage published last; its arrays are reused when unique.
-    private var storage: DocumentStorage
+    @exclusivity(unchecked) private var storage: DocumentStorage
     /// Bytes of `storage.source` that are settled input (the rest is the
     /// normalized pending tail of the last snapshot).
-    private var stableCount = 0
+    @exclusivity(unchecked) private var stableCount = 0
 
     // Settled top-level blocks.
-    private var settledBlocks: [Int32] = []          // parser block indices
-    private var settledNodeStarts: [Int] = []        // node index of each
-    private var settledIDs: [BlockID] = []
-    private var settledHashes: [Int] = []
-    private var settledMisses: [Set<[UInt8]>] = []
-    private var settledNodeCount = 1
-    private var settledArenaCount = 0
-    private var definitionsSeen = 0
-    private var footnotesSeen = 0
+    @exclusivity(unchecked) private var settledBlocks: [Int32] = []          // parser block indices
+    @exclusivity(unchecked) private var settledNodeStarts: [Int] = []        // node index of each
+    @exclusivity(unchecked) private var settledIDs: [BlockID] = []
+    @exclusivity(unchecked) private var settledHashes: [Int] = []
+    @exclusivity(unchecked) private var settledMisses: [Set<[UInt8]>] = []
+    @exclusivity(unchecked) private var settledNodeCount = 1
+    @exclusivity(unchecked) private var settledArenaCount = 0
+    @exclusivity(unchecked) private var definitionsSeen = 0
+    @exclusivity(unchecked) private var footnotesSeen = 0
     /// The settled prefix was last emitted with definitions from the
     /// unsettled tail; rebuild it from here on the next append.
-    private var provisionalFrom: Int? = nil
+    @exclusivity(unchecked) private var provisionalFrom: Int? = nil
 
     // The previous snapshot's tail top-level blocks.
-    private var tailBlocks: [(start: Int, id: BlockID, hash: Int)] = []
-    private var nextID: UInt64 = 1
+    @exclusivity(unchecked) private var tailBlocks: [(start: Int, id: BlockID, hash: Int)] = []
+    /// What the last snapshot emitted for its tail (see `emitTail`), and
+    /// whether the next snapshot may reuse it.
+    @exclusivity(unchecked) private var tailLog: [TailEntry] = []
+    @exclusivity(unchecked) private var tailLogValid = false
+    /// Entries of `storage.lineStarts` that are the parser's (settled).
+    @exclusivity(unchecked) private var syncedLineStarts = 0
+    @exclusivity(unchecked) private var nextID: UInt64 = 1
     /// What the last update showed for settled blocks it re-emitted with a
     /// tail-only definition (id → hash), to report them when they revert.
-    private var provisionalShown: [BlockID: Int] = [:]
+    @exclusivity(unchecked) private var provisionalShown: [BlockID: Int] = [:]
     // The last update, without its document (holding the document here
     // would keep the storage from being reused).
-    private var lastChanged: [BlockID] = []
-    private var lastInserted: [BlockID] = []
-    private var lastRemoved: [BlockID] = []
-    private var lastTailIDs: [BlockID] = []
-    private var lastTailStarts: [Int] = []
-    private var lastSettledStarts: [Int] = []
-    private var lastFinal = false
+    @exclusivity(unchecked) private var lastChanged: [BlockID] = []
+    @exclusivity(unchecked) private var lastInserted: [BlockID] = []
+    @exclusivity(unchecked) private var lastRemoved: [BlockID] = []
+    @exclusivity(unchecked) private var lastTailIDs: [BlockID] = []
+    @exclusivity(unchecked) private var lastTailStarts: [Int] = []
+    @exclusivity(unchecked) private var lastSettledStarts: [Int] = []
+    @exclusivity(unchecked) private var lastFinal = false
 
     var lastUpdate: StreamUpdate {
         StreamUpdate(document: Document(storage: storage, options: options), settledIDs: settledIDs,
@@ -144,6 +150,11 @@ final class StreamEngine: @unchecked Sendable {
         e.footnotesSeen = footnotesSeen
         e.provisionalFrom = provisionalFrom
         e.tailBlocks = tailBlocks
+        e.tailLog = tailLog
+        e.trailingParagraphNode = trailingParagraphNode
+        e.trailingParagraphLines = trailingParagraphLines
+        e.tailLogValid = tailLogValid
+        e.syncedLineStarts = syncedLineStarts
         e.nextID = nextID
         e.provisionalShown = provisionalShown
         e.lastChanged = lastChanged
@@ -215,10 +226,11 @@ final class StreamEngine: @unchecked Sendable {
     }()
 
     /// The fast path (issue: "appending plain text to the trailing paragraph
-    /// takes a fast path"): when the trailing paragraph started on the
-    /// current line with a letter and ends in a plain text node, plain bytes
-    /// only lengthen that text node and the ends of its ancestors. Anything
-    /// else — or any doubt — takes the exact path.
+    /// takes a fast path"): when the block structure of the trailing
+    /// paragraph's last line is decided (see `lineDecided`) and the paragraph
+    /// ends in a plain text node, plain bytes only lengthen that text node
+    /// and the ends of its ancestors. Anything else — or any doubt — takes
+    /// the exact path.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         for b in bytes where !StreamEngine.plainByte[Int(b)] { return false }
@@ -230,28 +242,33 @@ final class StreamEngine: @unchecked Sendable {
         let para = storage.nodes[Int(text.parent)]
         let sourceCount = storage.source.count
         guard para.kind == .paragraph, para.lastChild == Int32(last), Int(para.end) == sourceCount,
-              let lineStart = storage.lineStarts.last, Int(para.start) >= Int(lineStart),
-              Int(para.start) < sourceCount, isASCIILetter(storage.source[Int(para.start)]) else { return false }
+              Int(text.parent) == trailingParagraphNode, trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true
+        else { return false }
+        let lineContentStart = Int(trailingParagraphLines[trailingParagraphLines.count - 1].start)
         var trimmed = sourceCount
-        while trimmed > Int(para.start) && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        while trimmed > lineContentStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
         guard Int(text.end) == trimmed, text.a.end == trimmed else { return false }
         let lastByte = storage.source[sourceCount - 1]
-        if lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~") { return false }
+        if lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~")
+            || lastByte == UInt8(ascii: "\\") { return false }
         if options.contains(.autolink) {
             // The word being extended must not be (the start of) a URL.
             var k = sourceCount
-            while k > Int(para.start) && !isSpaceOrTab(storage.source[k - 1]) {
+            while k > lineContentStart && !isSpaceOrTab(storage.source[k - 1]) {
                 k -= 1
                 if sourceCount - k > 256 { return false }
             }
-            var word = Array(storage.source[k..<sourceCount])
-            word.append(contentsOf: bytes)
-            if word.contains(UInt8(ascii: "@")) { return false }
-            if word.count >= 3 {
-                for i in 0..<(word.count - 2) {
-                    if word[i] == UInt8(ascii: "w") && word[i + 1] == UInt8(ascii: "w") && word[i + 2] == UInt8(ascii: "w") { return false }
-                    if word[i] == UInt8(ascii: "/") && word[i + 1] == UInt8(ascii: "/") { return false }
-                }
+            // The word with the new bytes, read in place.
+            let oldCount = sourceCount - k
+            let wordCount = oldCount + bytes.count
+            @inline(__always) func at(_ i: Int) -> UInt8 { i < oldCount ? storage.source[k + i] : bytes[i - oldCount] }
+            var i = 0
+            while i < wordCount {
+                let b = at(i)
+                if b == UInt8(ascii: "@") { return false }
+                if i + 2 < wordCount && b == UInt8(ascii: "w") && at(i + 1) == UInt8(ascii: "w") && at(i + 2) == UInt8(ascii: "w") { return false }
+                if i + 1 < wordCount && b == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "/") { return false }
+                i += 1
             }
         }
         reclaim()
@@ -262,6 +279,7 @@ final class StreamEngine: @unchecked Sendable {
         while newTrimmed > trimmed && isSpaceOrTab(storage.source[newTrimmed - 1]) { newTrimmed -= 1 }
         storage.nodes[last].end = UInt32(newTrimmed)
         storage.nodes[last].a.length = UInt32(newTrimmed - text.a.start)
+        trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         var p = text.parent
         while p >= 0 {
             storage.nodes[Int(p)].end = UInt32(newCount)
@@ -285,9 +303,7 @@ final class StreamEngine: @unchecked Sendable {
               Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last,
               Int(lineStart) < sourceCount, Int(code.start) < Int(lineStart) else { return false }
         // Valid UTF-8 only (a split sequence goes the exact way).
-        let valid = Normalizer.incompleteSuffixLength(bytes) == 0
-            && Normalizer.normalize(Array(bytes), dropBOM: false).count == bytes.count
-        guard valid else { return false }
+        guard Normalizer.isClean(bytes) else { return false }
         // The line so far must hold a byte other than space, tab, `` ` `` and `~`.
         var decided = false
         for k in Int(lineStart)..<sourceCount {
@@ -315,8 +331,8 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// The definitions and footnote labels the last full snapshot used.
-    private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
-    private(set) var lastFootnoteKeys: Set<[UInt8]> = []
+    @exclusivity(unchecked) private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
+    @exclusivity(unchecked) private(set) var lastFootnoteKeys: Set<[UInt8]> = []
 
     /// The third fast path: a chunk without a line ending added to the
     /// trailing paragraph when that paragraph started on the current line
@@ -324,41 +340,39 @@ final class StreamEngine: @unchecked Sendable {
     /// Only the paragraph's inlines are parsed again, not its whole
     /// top-level block (a long list or a quote).
     private func appendToParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
+        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty,
+              trailingParagraphNode > 0 else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
-        // The trailing leaf: follow last children through the blocks.
-        var p: Int32 = 0
-        while true {
-            let c = storage.nodes[Int(p)].lastChild
-            guard c >= 0, storage.nodes[Int(c)].kind.isBlock else { break }
-            p = c
-        }
-        let para = storage.nodes[Int(p)]
+        let p = Int32(trailingParagraphNode)
         let sourceCount = storage.source.count
-        guard para.kind == .paragraph, Int(p) >= settledNodeCount, Int(para.end) == sourceCount,
-              let lineStart = storage.lineStarts.last, Int(para.start) >= Int(lineStart),
-              Int(para.start) < sourceCount, isASCIILetter(storage.source[Int(para.start)]) else { return false }
-        let valid = Normalizer.incompleteSuffixLength(bytes) == 0
-            && Normalizer.normalize(Array(bytes), dropBOM: false).count == bytes.count
-        guard valid else { return false }
+        guard Int(p) < storage.nodes.count, Int(p) >= settledNodeCount else { return false }
+        let para = storage.nodes[Int(p)]
+        guard para.kind == .paragraph, Int(para.end) == sourceCount,
+              trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
+        guard Normalizer.isClean(bytes) else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
+        trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         var nodes = storage.nodes
         storage.nodes = []
         nodes.removeSubrange((Int(p) + 1)...)
         nodes[Int(p)].firstChild = -1
         nodes[Int(p)].lastChild = -1
-        let inline = InlineParser(options: options, definitions: lastDefinitions)
-        inline.footnoteLabels = lastFootnoteKeys
+        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
-        inline.content.append(contentsOf: storage.source[Int(para.start)..<newCount])
+        storage.source.withUnsafeBufferPointer { source in
+            for (k, l) in trailingParagraphLines.enumerated() {
+                if k > 0 { inline.content.append(0x0A) }
+                inline.lineContentStart.append(inline.content.count)
+                inline.lineSourceStart.append(Int(l.start))
+                inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(l.start)..<Int(l.end)]))
+            }
+        }
         while let last = inline.content.last, last == 0x20 || last == 0x09 { inline.content.removeLast() }
-        inline.lineContentStart = [0]
-        inline.lineSourceStart = [Int(para.start)]
         inline.parse()
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
@@ -377,14 +391,99 @@ final class StreamEngine: @unchecked Sendable {
         return trailingBlockChanged()
     }
 
+    /// The trailing paragraph, when the partial last line is its last line
+    /// and that line's block structure is decided whatever follows on it:
+    /// its node index (0: none) and its content lines.
+    @exclusivity(unchecked) private var trailingParagraphNode = 0
+    @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
+
+    /// Called with the partial line processed and before the blocks close.
+    private func recordTrailingParagraph(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
+        trailingParagraphNode = 0
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        let tip = p.tip
+        let blk = p.blocks[Int(tip)]
+        guard blk.kind == .paragraph, blk.lineCount > 0, partialLineStart < sourceCount else { return }
+        let first = Int(blk.firstLine)
+        let lastLine = p.lines[first + Int(blk.lineCount) - 1]
+        guard Int(lastLine.start) >= partialLineStart, Int(lastLine.end) == sourceCount, lastLine.pad == 0,
+              p.s[Int(p.lines[first].start)] != UInt8(ascii: "["),
+              StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount) else { return }
+        trailingParagraphLines.append(contentsOf: p.lines[first..<(first + Int(blk.lineCount))])
+        trailingParagraphNode = -1  // the node index is known once the tail is emitted
+    }
+
+    /// Whether the block structure of a paragraph line whose content (after
+    /// container markers and indentation) starts at `start` is decided: no
+    /// bytes appended to it (without a line ending) can make it a thematic
+    /// break, a setext underline, a table delimiter row, a list item, a
+    /// heading, a fence, an HTML block, a math block or a definition.
+    static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        var other = false
+        for i in start..<end {
+            switch s[i] {
+            case UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"), 0x20, 0x09,
+                 UInt8(ascii: "="), UInt8(ascii: "*"), UInt8(ascii: "_"):
+                continue
+            default:
+                other = true
+            }
+            if other { break }
+        }
+        guard other else { return false }
+        let c = s[start]
+        if isASCIILetter(c) || c >= 0x80 { return true }
+        let second: UInt8 = start + 1 < end ? s[start + 1] : 0x0A
+        switch c {
+        case UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "+"):
+            return second != 0x0A && second != 0x20 && second != 0x09
+        case UInt8(ascii: "#"):
+            var i = start
+            while i < end && s[i] == UInt8(ascii: "#") { i += 1 }
+            return i < end && (i - start > 6 || (s[i] != 0x20 && s[i] != 0x09))
+        case UInt8(ascii: "`"), UInt8(ascii: "~"):
+            var i = start
+            while i < end && s[i] == c { i += 1 }
+            if i == end { return false }
+            if i - start < 3 { return true }
+            if c == UInt8(ascii: "~") { return false }
+            for j in i..<end where s[j] == c { return true }
+            return false
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            var i = start
+            while i < end && isASCIIDigit(s[i]) { i += 1 }
+            if i == end { return false }
+            if s[i] == UInt8(ascii: ".") || s[i] == UInt8(ascii: ")") {
+                return i + 1 < end && s[i + 1] != 0x20 && s[i + 1] != 0x09
+            }
+            return true
+        case UInt8(ascii: "$"):
+            return second != 0x0A && second != UInt8(ascii: "$")
+        case UInt8(ascii: "\\"):
+            // `\[` and `\\[` open math blocks.
+            var i = start
+            while i < end && s[i] == c { i += 1 }
+            return i < end && s[i] != UInt8(ascii: "[")
+        case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: ">"), 0x20, 0x09:
+            return false
+        default:
+            return true
+        }
+    }
+
     /// What every fast path reports: only the trailing top-level block
     /// changed. Its stored fingerprint no longer describes it, so the next
     /// full snapshot reports it as changed too.
     private func trailingBlockChanged() -> Bool {
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
-        lastChanged = [lastTailIDs[lastTailIDs.count - 1]]
-        lastInserted = []
-        lastRemoved = []
+        let id = lastTailIDs[lastTailIDs.count - 1]
+        if lastChanged.count != 1 || lastChanged[0] != id {
+            lastChanged.removeAll(keepingCapacity: true)
+            lastChanged.append(id)
+        }
+        if !lastInserted.isEmpty { lastInserted = [] }
+        if !lastRemoved.isEmpty { lastRemoved = [] }
         lastFinal = false
         return true
     }
@@ -420,9 +519,27 @@ final class StreamEngine: @unchecked Sendable {
         return h.finalize()
     }
 
+    /// The engine's one inline parser (it is reused from leaf to leaf, as
+    /// in a batch parse), set up for these definitions.
+    @exclusivity(unchecked) private var cachedInline: InlineParser? = nil
+    private func inlineParser(_ definitions: [[UInt8]: LinkDefinition], _ footnotes: Set<[UInt8]>) -> InlineParser {
+        let inline: InlineParser
+        if let c = cachedInline {
+            inline = c
+            inline.definitions = definitions
+        } else {
+            inline = InlineParser(options: options, definitions: definitions)
+            cachedInline = inline
+        }
+        inline.footnoteLabels = footnotes
+        inline.content.removeAll(keepingCapacity: true)
+        inline.lineContentStart.removeAll(keepingCapacity: true)
+        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        return inline
+    }
+
     private func makeInline(_ p: BlockParser) -> InlineParser {
-        let inline = InlineParser(options: options, definitions: p.definitions)
-        inline.footnoteLabels = p.footnoteKeys
+        let inline = inlineParser(p.definitions, p.footnoteKeys)
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
@@ -433,7 +550,7 @@ final class StreamEngine: @unchecked Sendable {
     /// and re-emits settled blocks that a new definition affects.
     /// Settled blocks emitted by this append: (id, hash) — newly settled or
     /// re-emitted because a definition arrived.
-    private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?)] = []
+    @exclusivity(unchecked) private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?)] = []
 
     private func settle(_ source: Bytes) {
         justSettled.removeAll(keepingCapacity: true)
@@ -477,6 +594,8 @@ final class StreamEngine: @unchecked Sendable {
         if inline.arena.count > settledArenaCount { inline.arena.removeSubrange(settledArenaCount...) }
         defer {
             storage.arena = inline.arena
+            inline.arena = []
+            inline.sourceBytes = []
             settledArenaCount = storage.arena.count
         }
         var nodes = storage.nodes
@@ -536,102 +655,108 @@ final class StreamEngine: @unchecked Sendable {
             settle(source)
         }
 
-        // Parse the trailing open top-level block with the partial line.
+        // The snapshot sees the input as if it ended here: the persistent
+        // parser takes the partial line and closes every open block, the
+        // tail is emitted, and the parser is rolled back to the checkpoint.
         let p = parser
-        let tailStart: Int
-        let tailLine: Int
-        let last = p.blocks[0].lastChild
-        if last >= 0 && p.blocks[Int(last)].isOpen {
-            tailLine = Int(p.blocks[Int(last)].startLine)
-            tailStart = Int(p.lineStarts[tailLine])
-        } else {
-            tailLine = p.lineNumber + 1
-            tailStart = p.position
-        }
-        let t = BlockParser(options: options)
-        t.definitions = p.definitions
-        t.footnoteKeys = p.footnoteKeys
-        t.position = tailStart
-        t.lineNumber = tailLine - 1
-        t.lineStarts = []
-        storage.source.withUnsafeBufferPointer { source in
-            t.s = source
-            t.consumeLines(final: true)
-            t.finishDocument()
-            t.s = Bytes(start: nil, count: 0)
-        }
+        let cp = p.checkpoint()
+        #if DEBUG
+        let blocksBefore = p.blocks
+        #endif
 
         var nodes = storage.nodes
         storage.nodes = []
-        nodes.removeSubrange(settledNodeCount...)
         var arena = storage.arena
         storage.arena = []
-        arena.removeSubrange(settledArenaCount...)
-
-        // Definitions only the tail has can resolve references in settled
-        // blocks: re-emit those (provisionally) for this snapshot.
+        var lineStarts = storage.lineStarts
+        storage.lineStarts = []
+        // Node indices of the tail's top-level blocks; for settled blocks
+        // re-emitted with a tail-only definition, their indices and hashes.
+        var tailTops: [Int] = []
+        var provisionalStarts: [Int] = []
+        var provisionalHashes: [Int] = []
         var provisional: Int? = nil
-        if t.definitions.count != p.definitions.count || t.footnoteKeys.count != p.footnoteKeys.count {
-            for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
-                if misses.contains(where: { t.definitions[$0] != nil || t.footnoteKeys.contains($0) }) {
-                    provisional = k
-                    break
+        storage.source.withUnsafeBufferPointer { source in
+            p.s = source
+            p.consumeLines(final: true)
+            recordTrailingParagraph(p, partialLineStart: cp.position, sourceCount: source.count)
+            p.finishDocument()
+
+            // Definitions only the tail has can resolve references in settled
+            // blocks: re-emit those (provisionally) for this snapshot.
+            let definitionsAdded = p.definitions.count != cp.definitions.count || p.footnoteKeys.count != cp.footnoteKeys.count
+            if definitionsAdded {
+                for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
+                    if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+                        provisional = k
+                        break
+                    }
                 }
             }
-        }
-        let inline = InlineParser(options: options, definitions: t.definitions)
-        inline.footnoteLabels = t.footnoteKeys
-        inline.sourceBytes = storage.source
-        inline.arena = arena
-        lastDefinitions = t.definitions
-        lastFootnoteKeys = t.footnoteKeys
-        var topIndices = settledNodeStarts
-        var settledHashesNow = settledHashes
-        if let r = provisional {
-            nodes.removeSubrange(settledNodeStarts[r]...)
-            topIndices.removeSubrange(r...)
-            settledHashesNow.removeSubrange(r...)
-            provisionalFrom = r
-        }
-        nodes[0].lastChild = topIndices.last.map { Int32($0) } ?? -1
-        if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
-        storage.source.withUnsafeBufferPointer { source in
+            let inline = inlineParser(p.definitions, p.footnoteKeys)
+            inline.sourceBytes = storage.source
+            lastDefinitions = p.definitions
+            lastFootnoteKeys = p.footnoteKeys
+            let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
+            let reuse = tailLogValid && justSettled.isEmpty && provisional == nil && !definitionsAdded && !footnotesActive
+            var cursor = settledNodeCount
+            var arenaCursor = settledArenaCount
             if let r = provisional {
-                p.s = source
+                nodes.removeSubrange(settledNodeStarts[r]...)
+                arena.removeSubrange(settledArenaCount...)
+                provisionalFrom = r
+            }
+            let lastSettledTop = provisional.map { $0 > 0 ? settledNodeStarts[$0 - 1] : -1 } ?? (settledNodeStarts.last ?? -1)
+            nodes[0].lastChild = Int32(lastSettledTop)
+            if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
+            inline.arena = arena
+            arena = []
+            if let r = provisional {
                 for k in r..<settledBlocks.count {
                     let start = nodes.count
                     p.emitBlocks(from: settledBlocks[k], parent: 0, siblings: false, into: &nodes, inline: inline)
-                    topIndices.append(start)
-                    settledHashesNow.append(nodeHash(nodes, start, nodes.count, arena: inline.arena))
+                    provisionalStarts.append(start)
+                    provisionalHashes.append(nodeHash(nodes, start, nodes.count, arena: inline.arena))
                 }
-                p.s = Bytes(start: nil, count: 0)
+                cursor = nodes.count
+                arenaCursor = inline.arena.count
             }
-            t.s = source
-            var b = t.blocks[0].firstChild
-            while b >= 0 {
-                topIndices.append(nodes.count)
-                t.emitBlocks(from: b, parent: 0, siblings: false, into: &nodes, inline: inline)
-                b = t.blocks[Int(b)].next
+            let first = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+            let (tops, log) = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
+                                         cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse)
+            tailTops = tops
+            tailLog = log
+            if trailingParagraphNode == -1 {
+                var q: Int32 = 0
+                while true {
+                    let c = nodes[Int(q)].lastChild
+                    guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
+                    q = c
+                }
+                trailingParagraphNode = nodes[Int(q)].kind == .paragraph && Int(q) >= settledNodeCount ? Int(q) : 0
             }
-            t.s = Bytes(start: nil, count: 0)
-        }
-        nodes[0].end = UInt32(storage.source.count)
-        arena = inline.arena
+            tailLogValid = provisional == nil && !definitionsAdded
+            arena = inline.arena
+            inline.arena = []
+            inline.sourceBytes = []
 
-        // Line starts: the parser's, plus any the tail found beyond them.
-        var lineStarts = storage.lineStarts
-        storage.lineStarts = []
-        let pCount = p.lineStarts.count
-        if lineStarts.count > pCount { lineStarts.removeSubrange(pCount...) }
-        if lineStarts.count < pCount { lineStarts.append(contentsOf: p.lineStarts[lineStarts.count...]) }
-        if let lastStart = lineStarts.last {
-            for ls in t.lineStarts where ls > lastStart { lineStarts.append(ls) }
+            // Line starts: the parser's, including the partial line's.
+            if lineStarts.count > syncedLineStarts { lineStarts.removeSubrange(syncedLineStarts...) }
+            if lineStarts.count < p.lineStarts.count { lineStarts.append(contentsOf: p.lineStarts[lineStarts.count...]) }
+            syncedLineStarts = cp.lineStartCount
+
+            p.rollback(to: cp)
+            p.s = Bytes(start: nil, count: 0)
         }
+        #if DEBUG
+        precondition(p.blocks == blocksBefore, "streaming checkpoint rollback changed the block tree")
+        #endif
+        nodes[0].end = UInt32(storage.source.count)
 
         var snapshot = DocumentStorage(source: storage.source, nodes: nodes, arena: arena, lineStarts: lineStarts)
         storage.source = []
-        if options.contains(.footnotes) && !t.footnoteKeys.isEmpty {
-            snapshot = t.renumberFootnotes(snapshot)
+        if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
+            snapshot = p.renumberFootnotes(snapshot)
         }
 
         // Ids and the diff: only blocks this append touched are looked at.
@@ -639,12 +764,12 @@ final class StreamEngine: @unchecked Sendable {
         var tailIDs: [BlockID] = []
         var tailStarts: [Int] = []
         var newTail: [(start: Int, id: BlockID, hash: Int)] = []
-        let settledIDSet = Set(justSettled.map(\.id))
+        // (Few ids each time: linear searches, no hashing.)
+        func justSettledContains(_ id: BlockID) -> Bool { justSettled.contains { $0.id == id } }
         var changed: [BlockID] = [], inserted: [BlockID] = []
-        var previousHash: [BlockID: Int] = [:]
-        for entry in previousTail { previousHash[entry.id] = entry.hash }
         for (id, h, oldHash) in justSettled {
-            if let old = previousHash[id] ?? provisionalShown[id] ?? oldHash {
+            let previous = previousTail.first { $0.id == id }?.hash
+            if let old = previous ?? provisionalShown[id] ?? oldHash {
                 if old != h { changed.append(id) }
             } else {
                 inserted.append(id)
@@ -654,23 +779,23 @@ final class StreamEngine: @unchecked Sendable {
         if let r = provisional {
             for k in r..<settledCount {
                 let id = settledIDs[k]
-                let h = settledHashesNow[k]
+                let h = provisionalHashes[k - r]
                 shownNow[id] = h
                 let before = provisionalShown[id] ?? settledHashes[k]
-                if before != h && !settledIDSet.contains(id) { changed.append(id) }
+                if before != h && !justSettledContains(id) { changed.append(id) }
             }
         }
-        for (id, h) in provisionalShown where shownNow[id] == nil && !settledIDSet.contains(id) {
+        for (id, h) in provisionalShown where shownNow[id] == nil && !justSettledContains(id) {
             if let k = settledIDs.lastIndex(of: id), settledHashes[k] != h { changed.append(id) }
         }
         provisionalShown = shownNow
-        for k in settledCount..<topIndices.count {
-            let from = topIndices[k]
-            let to = k + 1 < topIndices.count ? topIndices[k + 1] : snapshot.nodes.count
+        for k in tailTops.indices {
+            let from = tailTops[k]
+            let to = k + 1 < tailTops.count ? tailTops[k + 1] : snapshot.nodes.count
             let start = Int(snapshot.nodes[from].start)
             let h = nodeHash(snapshot.nodes, from, to, arena: snapshot.arena)
             let id: BlockID
-            if let old = previousTail.first(where: { $0.start == start && !settledIDSet.contains($0.id) }) {
+            if let old = previousTail.first(where: { $0.start == start && !justSettledContains($0.id) }) {
                 id = old.id
                 if old.hash != h { changed.append(id) }
             } else {
@@ -682,8 +807,7 @@ final class StreamEngine: @unchecked Sendable {
             tailStarts.append(from)
             newTail.append((start, id, h))
         }
-        let present = Set(tailIDs).union(settledIDSet)
-        let removed = previousTail.map(\.id).filter { !present.contains($0) }
+        let removed = previousTail.map(\.id).filter { id in !tailIDs.contains(id) && !justSettledContains(id) }
         tailBlocks = newTail
 
         storage = snapshot
@@ -692,8 +816,13 @@ final class StreamEngine: @unchecked Sendable {
         lastRemoved = removed
         lastTailIDs = tailIDs
         lastTailStarts = tailStarts
-        lastSettledStarts = provisional == nil ? settledNodeStarts : Array(topIndices.prefix(settledCount))
+        if let r = provisional {
+            lastSettledStarts = Array(settledNodeStarts[..<r]) + provisionalStarts
+        } else {
+            lastSettledStarts = settledNodeStarts
+        }
         lastFinal = finalInput
         return lastUpdate
     }
 }
+

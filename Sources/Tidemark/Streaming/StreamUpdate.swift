@@ -52,13 +52,28 @@ public struct StreamUpdate: Sendable {
 
     /// The top-level block with this id, if it is in the document.
     public func node(for id: BlockID) -> Node? {
-        if let k = tailIDs.firstIndex(of: id) { return document.node(at: tailStarts[k]) }
-        if let k = settledIDs.lastIndex(of: id) { return document.node(at: settledStarts[k]) }
+        nodeIndex(for: id).map { document.node(at: $0) }
+    }
+
+    func nodeIndex(for id: BlockID) -> Int? {
+        if let k = tailIDs.firstIndex(of: id) { return tailStarts[k] }
+        if let k = settledIDs.lastIndex(of: id) { return settledStarts[k] }
         return nil
     }
 
     /// The top-level blocks that were changed or inserted, in document order.
     public var changedBlocks: [Node] {
+        let count = changed.count + inserted.count
+        if count == 0 { return [] }
+        if count <= 8 {
+            // The common case (one or two tail blocks): no hashing.
+            var found: [Int] = []
+            found.reserveCapacity(count)
+            for id in changed { if let at = nodeIndex(for: id) { found.append(at) } }
+            for id in inserted { if let at = nodeIndex(for: id) { found.append(at) } }
+            if found.count > 1 { found.sort() }
+            return found.map { document.node(at: $0) }
+        }
         var wanted = Set(changed)
         wanted.formUnion(inserted)
         // Tail blocks first; then the settled ones that remain, walking back

@@ -1,0 +1,121 @@
+/// Checkpoints of the block phase, for streaming.
+///
+/// A streaming snapshot has to see the document as if the input ended now:
+/// the partial last line processed and every open block closed. Instead of
+/// parsing the trailing block again in a fresh parser, the stream lets the
+/// persistent parser do it, and then rolls it back to the checkpoint taken
+/// before. The cost is proportional to the open chain (the blocks that can
+/// still change), not to the document or even the trailing block.
+///
+/// What processing lines and `finishDocument` can change in blocks that
+/// already exist: the open blocks (every field), the last child of an open
+/// block (its `next` link and its blank-line flag) and the previous sibling
+/// of an open block (`next`, when an open paragraph turns out to be only
+/// link reference definitions and is unlinked). Everything else only grows
+/// at the end (blocks, lines, line starts, table alignments) or is a value
+/// type saved whole (definitions, footnote labels: copy-on-write, so saving
+/// them is free until a definition actually arrives).
+struct BlockCheckpoint {
+    var blockCount: Int
+    var lineCount: Int
+    var lineStartCount: Int
+    var tableAlignmentCount: Int
+    var definitions: [[UInt8]: LinkDefinition]
+    var footnoteKeys: Set<[UInt8]>
+    /// Blocks that may change, with their state at the checkpoint.
+    var saved: [(index: Int32, block: Block)]
+    /// The open chain at the checkpoint, from the document down to the tip.
+    var openChain: [Int32]
+
+    var tip: Int32
+    var lineNumber: Int
+    var lineStart: Int
+    var lineEnd: Int
+    var offset: Int
+    var column: Int
+    var firstNonspace: Int
+    var firstNonspaceColumn: Int
+    var indent: Int
+    var blank: Bool
+    var partiallyConsumedTab: Bool
+    var previousLineEnd: Int
+    var openedFenceThisLine: Bool
+    var thematicBreakLine: Int
+    var thematicBreakFailsAt: Int
+    var thematicBreakChar: UInt8
+    var previousLineWasBlank: Bool
+    var position: Int
+
+    /// Whether block `b` was closed at the checkpoint (and so can never
+    /// change again: its emitted nodes are final).
+    func isSettled(_ b: Int32) -> Bool {
+        guard Int(b) < blockCount else { return false }
+        // The open chain's indices increase from the document to the tip.
+        var lo = 0, hi = openChain.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if openChain[mid] < b { lo = mid + 1 } else { hi = mid }
+        }
+        return !(lo < openChain.count && openChain[lo] == b)
+    }
+}
+
+extension BlockParser {
+    func checkpoint() -> BlockCheckpoint {
+        var chain: [Int32] = []
+        var saved: [(index: Int32, block: Block)] = []
+        var b: Int32 = 0
+        while true {
+            chain.append(b)
+            saved.append((b, blocks[Int(b)]))
+            let prev = blocks[Int(b)].prev
+            if prev >= 0 { saved.append((prev, blocks[Int(prev)])) }
+            let last = blocks[Int(b)].lastChild
+            guard last >= 0 else { break }
+            if !blocks[Int(last)].isOpen {
+                saved.append((last, blocks[Int(last)]))
+                break
+            }
+            b = last
+        }
+        return BlockCheckpoint(
+            blockCount: blocks.count, lineCount: lines.count, lineStartCount: lineStarts.count,
+            tableAlignmentCount: tableAlignments.count, definitions: definitions, footnoteKeys: footnoteKeys,
+            saved: saved, openChain: chain,
+            tip: tip, lineNumber: lineNumber, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
+            column: column, firstNonspace: firstNonspace, firstNonspaceColumn: firstNonspaceColumn,
+            indent: indent, blank: blank, partiallyConsumedTab: partiallyConsumedTab,
+            previousLineEnd: previousLineEnd, openedFenceThisLine: openedFenceThisLine,
+            thematicBreakLine: thematicBreakLine, thematicBreakFailsAt: thematicBreakFailsAt,
+            thematicBreakChar: thematicBreakChar, previousLineWasBlank: previousLineWasBlank,
+            position: position)
+    }
+
+    func rollback(to c: BlockCheckpoint) {
+        if blocks.count > c.blockCount { blocks.removeSubrange(c.blockCount...) }
+        for (i, blk) in c.saved { blocks[Int(i)] = blk }
+        if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }
+        if lineStarts.count > c.lineStartCount { lineStarts.removeSubrange(c.lineStartCount...) }
+        if tableAlignments.count > c.tableAlignmentCount { tableAlignments.removeSubrange(c.tableAlignmentCount...) }
+        if definitions.count != c.definitions.count { definitions = c.definitions }
+        if footnoteKeys.count != c.footnoteKeys.count { footnoteKeys = c.footnoteKeys }
+        tip = c.tip
+        lineNumber = c.lineNumber
+        lineStart = c.lineStart
+        lineEnd = c.lineEnd
+        offset = c.offset
+        column = c.column
+        firstNonspace = c.firstNonspace
+        firstNonspaceColumn = c.firstNonspaceColumn
+        indent = c.indent
+        blank = c.blank
+        partiallyConsumedTab = c.partiallyConsumedTab
+        previousLineEnd = c.previousLineEnd
+        openedFenceThisLine = c.openedFenceThisLine
+        thematicBreakLine = c.thematicBreakLine
+        thematicBreakFailsAt = c.thematicBreakFailsAt
+        thematicBreakChar = c.thematicBreakChar
+        previousLineWasBlank = c.previousLineWasBlank
+        position = c.position
+    }
+}

@@ -1,0 +1,167 @@
+/// Emitting the unsettled tail of a streamed document, reusing what the
+/// previous snapshot emitted for blocks that have closed since.
+///
+/// The tail is the trailing open top-level block (a long list, a quote)
+/// plus whatever the partial last line adds. Most of it is usually closed
+/// already: earlier items of the list, earlier paragraphs of the quote.
+/// Those blocks' nodes cannot change any more, and the previous snapshot put
+/// them at the same place in the node store; so the emitter walks the tail
+/// in document order and, for as long as each block lands where it landed
+/// last time, keeps a closed block's nodes as they are and rewrites only the
+/// open containers' own nodes. At the first difference it drops the rest of
+/// the old tail and emits normally. The cost is the open chain plus the
+/// trailing leaf, not the tail.
+struct TailEntry {
+    var block: Int32
+    /// Node index of the block, and (for a settled block) the end of its subtree.
+    var node: Int32
+    var end: Int32
+    /// Arena size before and after the subtree.
+    var arena: Int32
+    var arenaEnd: Int32
+    /// Whether the block was closed at the checkpoint (its nodes are final).
+    var settled: Bool
+    /// An open table: how many of its rows were complete lines, where their
+    /// nodes end, the arena there, and the node of the last of them.
+    var rows: Int32 = 0
+    var rowsEnd: Int32 = 0
+    var rowsArena: Int32 = 0
+    var lastRow: Int32 = -1
+}
+
+extension BlockParser {
+    /// Emits the top-level blocks from `first` (and their siblings) under the
+    /// root. `nodes` may still hold the previous snapshot's tail from
+    /// `cursor` on (and the arena its bytes from `arenaCursor` on); `log` says
+    /// what that tail was. Returns the node index of each top-level block and
+    /// the log of this emission.
+    func emitTail(from first: Int32, checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
+                  inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
+                  log: [TailEntry], reuse: Bool) -> (tops: [Int], log: [TailEntry]) {
+        var cursor = startCursor
+        var arenaCursor = startArena
+        var reusing = reuse
+        var k = 0
+        var newLog: [TailEntry] = []
+        newLog.reserveCapacity(log.count + 2)
+        var tops: [Int] = []
+        if !reusing {
+            if nodes.count > cursor { nodes.removeSubrange(cursor...) }
+            if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
+        }
+
+        @inline(__always) func link(_ index: Int, _ parent: Int32) {
+            nodes[index].parent = parent
+            nodes[index].next = -1
+            let last = nodes[Int(parent)].lastChild
+            if last >= 0 { nodes[Int(last)].next = Int32(index) } else { nodes[Int(parent)].firstChild = Int32(index) }
+            nodes[Int(parent)].lastChild = Int32(index)
+        }
+
+        var stack: [(block: Int32, parent: Int32)] = [(first, 0)]
+        while let (b, parent) = stack.popLast() {
+            guard b >= 0 else { continue }
+            let blk = blocks[Int(b)]
+            if blk.next >= 0 { stack.append((blk.next, parent)) }
+            let settled = cp.isSettled(b)
+            let isContainer: Bool
+            switch blk.kind {
+            case .document, .list, .item, .blockQuote, .alert, .footnoteDefinition: isContainer = true
+            default: isContainer = false
+            }
+            if reusing {
+                if k < log.count, log[k].block == b, Int(log[k].node) == cursor, Int(log[k].arena) == arenaCursor,
+                   log[k].settled == settled, settled || isContainer {
+                    if parent == 0 { tops.append(cursor) }
+                    if settled {
+                        link(cursor, parent)
+                        newLog.append(log[k])
+                        cursor = Int(log[k].end)
+                        arenaCursor = Int(log[k].arenaEnd)
+                    } else {
+                        // An open container: a new node of its own (end,
+                        // tight/loose), its children linked again below.
+                        var node = blockNode(b, inline: inline)
+                        node.firstChild = -1
+                        node.lastChild = -1
+                        nodes[cursor] = node
+                        link(cursor, parent)
+                        newLog.append(TailEntry(block: b, node: Int32(cursor), end: -1, arena: Int32(arenaCursor),
+                                                arenaEnd: Int32(arenaCursor), settled: false))
+                        if blk.firstChild >= 0 { stack.append((blk.firstChild, Int32(cursor))) }
+                        cursor += 1
+                    }
+                    k += 1
+                    continue
+                }
+                reusing = false
+                if blk.kind == .table, k < log.count, log[k].block == b, Int(log[k].node) == cursor,
+                   Int(log[k].arena) == arenaCursor, !settled, log[k].rows > 0 {
+                    // An open table: keep the rows of complete lines.
+                    let old = log[k]
+                    if parent == 0 { tops.append(cursor) }
+                    var node = blockNode(b, inline: inline)
+                    node.firstChild = Int32(cursor + 1)
+                    node.lastChild = old.lastRow
+                    nodes[cursor] = node
+                    link(cursor, parent)
+                    nodes[Int(old.lastRow)].next = -1
+                    nodes.removeSubrange(Int(old.rowsEnd)...)
+                    inline.arena.removeSubrange(Int(old.rowsArena)...)
+                    newLog.append(emitOpenTable(b, at: cursor, fromRow: Int(old.rows), checkpoint: cp, nodes: &nodes, inline: inline,
+                                                arenaStart: arenaCursor))
+                    continue
+                }
+                nodes.removeSubrange(cursor...)
+                inline.arena.removeSubrange(arenaCursor...)
+            }
+            let start = nodes.count
+            let arenaStart = inline.arena.count
+            if parent == 0 { tops.append(start) }
+            if blk.kind == .table && !settled {
+                let node = blockNode(b, inline: inline)
+                let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
+                newLog.append(emitOpenTable(b, at: Int(r), fromRow: 0, checkpoint: cp, nodes: &nodes, inline: inline,
+                                            arenaStart: arenaStart))
+            } else if isContainer && !settled {
+                let node = blockNode(b, inline: inline)
+                let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
+                newLog.append(TailEntry(block: b, node: Int32(start), end: -1, arena: Int32(arenaStart),
+                                        arenaEnd: Int32(inline.arena.count), settled: false))
+                if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
+            } else {
+                emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
+                newLog.append(TailEntry(block: b, node: Int32(start), end: Int32(nodes.count), arena: Int32(arenaStart),
+                                        arenaEnd: Int32(inline.arena.count), settled: settled))
+            }
+        }
+        if reusing {
+            // Everything matched, but the old tail may have been longer.
+            if nodes.count > cursor { nodes.removeSubrange(cursor...) }
+            if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
+        }
+        return (tops, newLog)
+    }
+
+    /// Emits an open table's rows from `fromRow` on (its node is in place)
+    /// and returns its log entry, which marks the rows of complete lines.
+    private func emitOpenTable(_ b: Int32, at index: Int, fromRow: Int, checkpoint cp: BlockCheckpoint,
+                               nodes: inout [RawNode], inline: InlineParser, arenaStart: Int) -> TailEntry {
+        let blk = blocks[Int(b)]
+        // Rows of complete lines are final once the delimiter row was, that
+        // is when the block was a table already at the checkpoint.
+        let wasTable = cp.saved.contains { $0.index == b && $0.block.kind == .table }
+        let complete = wasTable ? max(0, min(Int(blk.lineCount), cp.lineCount - Int(blk.firstLine))) : 0
+        var mark = (row: complete, node: 0, arena: 0, lastRow: Int32(-1))
+        emitTable(b, node: Int32(index), fromRow: fromRow, into: &nodes, inline: inline, mark: &mark)
+        var entry = TailEntry(block: b, node: Int32(index), end: Int32(nodes.count), arena: Int32(arenaStart),
+                              arenaEnd: Int32(inline.arena.count), settled: false)
+        if complete > 0 && mark.lastRow >= 0 {
+            entry.rows = Int32(complete)
+            entry.rowsEnd = Int32(mark.node)
+            entry.rowsArena = Int32(mark.arena)
+            entry.lastRow = mark.lastRow
+        }
+        return entry
+    }
+}
