@@ -129,28 +129,34 @@ extension BlockParser {
                 mark.arena = inline.arena.count
                 mark.lastRow = out[Int(node)].lastChild
             }
-            let l = lines[Int(blk.firstLine) + k]
-            var rowNode = RawNode(kind: .tableRow, start: Int(l.start), end: Int(l.end))
-            rowNode.flags = k == 0 ? 1 : 0
-            let r = BlockParser.appendNode(rowNode, parent: node, into: &out)
-            let cells = BlockParser.splitRow(s, Int(l.start), Int(l.end))
-            for col in 0..<columns {
-                let range = col < cells.count ? cells[col] : (Int(l.end), Int(l.end))
-                var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
-                cellNode.small = UInt16(aligns[col].rawValue)
-                let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)
-                if range.1 > range.0 {
-                    loadCellContent(range.0, range.1, inline: inline)
-                    inline.parse()
-                    emitInlines(inline, parent: ci, into: &out)
-                    inline.literalsFromContent = false
-                }
-            }
+            emitTableRow(lines[Int(blk.firstLine) + k], header: k == 0, aligns: aligns, table: node, into: &out, inline: inline)
         }
         if mark.row >= Int(blk.lineCount) && mark.row >= fromRow {
             mark.node = out.count
             mark.arena = inline.arena.count
             mark.lastRow = out[Int(node)].lastChild
+        }
+    }
+
+    /// One row: its node, its cells (as many as the table has columns) and
+    /// their inlines, under the table's node.
+    func emitTableRow(_ l: Line, header: Bool, aligns: [TableAlignment], table node: Int32,
+                      into out: inout [RawNode], inline: InlineParser) {
+        var rowNode = RawNode(kind: .tableRow, start: Int(l.start), end: Int(l.end))
+        rowNode.flags = header ? 1 : 0
+        let r = BlockParser.appendNode(rowNode, parent: node, into: &out)
+        let cells = BlockParser.splitRow(s, Int(l.start), Int(l.end))
+        for col in 0..<aligns.count {
+            let range = col < cells.count ? cells[col] : (Int(l.end), Int(l.end))
+            var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
+            cellNode.small = UInt16(aligns[col].rawValue)
+            let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)
+            if range.1 > range.0 {
+                loadCellContent(range.0, range.1, inline: inline)
+                inline.parse()
+                emitInlines(inline, parent: ci, into: &out)
+                inline.literalsFromContent = false
+            }
         }
     }
 

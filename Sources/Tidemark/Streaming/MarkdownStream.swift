@@ -152,6 +152,10 @@ final class StreamEngine: @unchecked Sendable {
         e.tailBlocks = tailBlocks
         e.tailLog = tailLog
         e.trailingParagraphNode = trailingParagraphNode
+        e.trailingTableNode = trailingTableNode
+        e.trailingPreviousRow = trailingPreviousRow
+        e.trailingRow = trailingRow
+        e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
         e.tailLogValid = tailLogValid
         e.syncedLineStarts = syncedLineStarts
@@ -174,7 +178,7 @@ final class StreamEngine: @unchecked Sendable {
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
         if started && pending.isEmpty
-            && (appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes)) {
+            && (appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)) {
             return lastUpdate
         }
         var input = pending
@@ -383,6 +387,73 @@ final class StreamEngine: @unchecked Sendable {
         inline.arena = []
         inline.sourceBytes = []
         var a = p
+        while a >= 0 {
+            nodes[Int(a)].end = UInt32(newCount)
+            a = nodes[Int(a)].parent
+        }
+        storage.nodes = nodes
+        return trailingBlockChanged()
+    }
+
+    /// The trailing table, when the partial last line is a body row of it
+    /// whose block structure is decided: the table's node (0: none), the
+    /// node of the row before, the row's line and the table's alignments.
+    @exclusivity(unchecked) private var trailingTableNode = 0
+    @exclusivity(unchecked) private var trailingPreviousRow: Int32 = -1
+    @exclusivity(unchecked) private var trailingRow = Line(start: 0, end: 0)
+    @exclusivity(unchecked) private var trailingAlignments: [TableAlignment] = []
+
+    private func recordTrailingRow(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
+        trailingTableNode = 0
+        let tip = p.tip
+        let blk = p.blocks[Int(tip)]
+        guard blk.kind == .table, blk.lineCount >= 2, partialLineStart < sourceCount else { return }
+        let row = p.lines[Int(blk.firstLine) + Int(blk.lineCount) - 1]
+        guard Int(row.start) >= partialLineStart, Int(row.end) == sourceCount, row.pad == 0,
+              p.s[Int(row.start)] == UInt8(ascii: "|") || StreamEngine.lineDecided(p.s, Int(row.start), sourceCount)
+        else { return }
+        trailingRow = row
+        trailingAlignments = p.tableAlignments[Int(blk.extra)]
+        trailingTableNode = -1  // the node index is known once the tail is emitted
+    }
+
+    /// The fourth fast path: a chunk without a line ending added to the
+    /// trailing table's last row, when that row's structure is decided:
+    /// only that row is emitted again, not the table.
+    private func appendToTableRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty
+        else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        let t = trailingTableNode
+        let sourceCount = storage.source.count
+        guard t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table,
+              Int(storage.nodes[t].end) == sourceCount, Int(trailingRow.end) == sourceCount,
+              Normalizer.isClean(bytes) else { return false }
+        let row = Int(storage.nodes[t].lastChild)
+        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row) else { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        trailingRow.end = Int32(newCount)
+        var nodes = storage.nodes
+        storage.nodes = []
+        nodes.removeSubrange(row...)
+        nodes[t].lastChild = trailingPreviousRow
+        nodes[Int(trailingPreviousRow)].next = -1
+        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
+        inline.sourceBytes = storage.source
+        inline.arena = storage.arena
+        storage.arena = []
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            parser.emitTableRow(trailingRow, header: false, aligns: trailingAlignments, table: Int32(t), into: &nodes, inline: inline)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        storage.arena = inline.arena
+        inline.arena = []
+        inline.sourceBytes = []
+        var a = Int32(t)
         while a >= 0 {
             nodes[Int(a)].end = UInt32(newCount)
             a = nodes[Int(a)].parent
@@ -680,6 +751,7 @@ final class StreamEngine: @unchecked Sendable {
             p.s = source
             p.consumeLines(final: true)
             recordTrailingParagraph(p, partialLineStart: cp.position, sourceCount: source.count)
+            recordTrailingRow(p, partialLineStart: cp.position, sourceCount: source.count)
             p.finishDocument()
 
             // Definitions only the tail has can resolve references in settled
@@ -734,6 +806,25 @@ final class StreamEngine: @unchecked Sendable {
                     q = c
                 }
                 trailingParagraphNode = nodes[Int(q)].kind == .paragraph && Int(q) >= settledNodeCount ? Int(q) : 0
+            }
+            if trailingTableNode == -1 {
+                trailingTableNode = 0
+                var q: Int32 = 0
+                while nodes[Int(q)].kind != .table {
+                    let c = nodes[Int(q)].lastChild
+                    guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
+                    q = c
+                }
+                if nodes[Int(q)].kind == .table && Int(q) >= settledNodeCount {
+                    // The row before the last one (the header at least).
+                    let last = nodes[Int(q)].lastChild
+                    var r = nodes[Int(q)].firstChild
+                    while r >= 0 && nodes[Int(r)].next != last { r = nodes[Int(r)].next }
+                    if r >= 0 && last > r {
+                        trailingTableNode = Int(q)
+                        trailingPreviousRow = r
+                    }
+                }
             }
             tailLogValid = provisional == nil && !definitionsAdded
             arena = inline.arena
