@@ -65,6 +65,9 @@ public struct StreamUpdate: Sendable {
     public var changedBlocks: [Node] {
         let count = changed.count + inserted.count
         if count == 0 { return [] }
+        if count == 1, let at = nodeIndex(for: changed.first ?? inserted[0]) {
+            return [document.node(at: at)]
+        }
         if count <= 8 {
             // The common case (one or two tail blocks): no hashing.
             var found: [Int] = []
