@@ -43,6 +43,12 @@ final class BlockParser {
     @exclusivity(unchecked) var thematicBreakChar: UInt8 = 0
     /// Whether the previous line was blank (for skipping runs of them).
     @exclusivity(unchecked) var previousLineWasBlank = false
+    /// The previous line when it changed nothing but blank-line flags: only
+    /// containers matched, the rest was blank, no block opened or closed.
+    /// The same bytes again change nothing either (`>` lines under 10,000
+    /// nested list items would otherwise cost 10,000 steps each).
+    @exclusivity(unchecked) var repeatableLineStart = -1
+    @exclusivity(unchecked) var repeatableLineLength = 0
     /// Where the next unprocessed line starts.
     @exclusivity(unchecked) var position = 0
 
@@ -254,6 +260,15 @@ final class BlockParser {
             }
         }
         previousLineWasBlank = lineBlank
+        if repeatableLineStart >= 0 && end - start == repeatableLineLength
+            && BlockScan.equalBytes(s, start, repeatableLineStart, repeatableLineLength) {
+            previousLineEnd = lineEnd
+            return
+        }
+        repeatableLineStart = -1
+        let tipBefore = tip
+        let blockCountBefore = blocks.count
+        let lineCountBefore = lines.count
 
         // 1. Which open blocks does this line continue?
         var container: Int32 = 0
@@ -314,6 +329,15 @@ final class BlockParser {
         // 3. The rest of the line.
         addLineToContainer(container, lastMatched: lastMatched)
         previousLineEnd = lineEnd
+        if blank && tip == tipBefore && blocks.count == blockCountBefore && lines.count == lineCountBefore {
+            switch blocks[Int(tip)].kind {
+            case .document, .list, .item, .blockQuote, .alert, .footnoteDefinition:
+                repeatableLineStart = start
+                repeatableLineLength = end - start
+            default:
+                break
+            }
+        }
     }
 
     /// A thematic break at `pos` (spec 4.1: three or more of one of `*`,
@@ -736,6 +760,8 @@ extension BlockParser {
         c.openedFenceThisLine = openedFenceThisLine
         c.position = position
         c.previousLineWasBlank = previousLineWasBlank
+        c.repeatableLineStart = repeatableLineStart
+        c.repeatableLineLength = repeatableLineLength
         c.tableAlignments = tableAlignments
         c.footnoteKeys = footnoteKeys
         return c

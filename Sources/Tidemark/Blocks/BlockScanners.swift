@@ -16,6 +16,16 @@ typealias Bytes = UnsafeBufferPointer<UInt8>
 }
 
 enum BlockScan {
+    /// Whether `s[a..<a+count]` and `s[b..<b+count]` hold the same bytes.
+    static func equalBytes(_ s: Bytes, _ a: Int, _ b: Int, _ count: Int) -> Bool {
+        var k = 0
+        while k < count {
+            if s[a + k] != s[b + k] { return false }
+            k += 1
+        }
+        return true
+    }
+
     /// Whether only spaces and tabs remain from `pos` to the line end.
     @inline(__always)
     static func isBlankRest(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {

@@ -44,6 +44,8 @@ struct BlockCheckpoint {
     var thematicBreakFailsAt: Int
     var thematicBreakChar: UInt8
     var previousLineWasBlank: Bool
+    var repeatableLineStart: Int
+    var repeatableLineLength: Int
     var position: Int
 
     /// Whether block `b` was closed at the checkpoint (and so can never
@@ -88,6 +90,7 @@ extension BlockParser {
             previousLineEnd: previousLineEnd, openedFenceThisLine: openedFenceThisLine,
             thematicBreakLine: thematicBreakLine, thematicBreakFailsAt: thematicBreakFailsAt,
             thematicBreakChar: thematicBreakChar, previousLineWasBlank: previousLineWasBlank,
+            repeatableLineStart: repeatableLineStart, repeatableLineLength: repeatableLineLength,
             position: position)
     }
 
@@ -116,6 +119,8 @@ extension BlockParser {
         thematicBreakFailsAt = c.thematicBreakFailsAt
         thematicBreakChar = c.thematicBreakChar
         previousLineWasBlank = c.previousLineWasBlank
+        repeatableLineStart = c.repeatableLineStart
+        repeatableLineLength = c.repeatableLineLength
         position = c.position
     }
 }

@@ -102,6 +102,18 @@ struct DeepNestingTests {
 
     // MARK: Inlines
 
+    @Test("5,000 `>` lines under 5,000 nested list items in a quote")
+    func quotedBlankLinesUnderNestedItems() async throws {
+        // Each `>` line matches the quote and every item; the same line again
+        // changes nothing and must not walk the items again (was quadratic).
+        let n = 5_000
+        let many = try #require(await Self.run("> " + Self.rep("- ", n) + "x\n" + Self.rep(">\n", n)), "did not finish within the time limit")
+        let one = try #require(await Self.run("> " + Self.rep("- ", n) + "x\n>\n"), "did not finish within the time limit")
+        #expect(many.html == one.html)
+        #expect(many.html.hasPrefix("<blockquote>\n<ul>\n<li>\n<ul>\n"))
+        Self.expectSound(many, minDepth: 2 * n)
+    }
+
     @Test("100,000 [")
     func openBrackets() async throws {
         let n = 100_000
