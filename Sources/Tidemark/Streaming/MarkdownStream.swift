@@ -245,7 +245,7 @@ final class StreamEngine: @unchecked Sendable {
         guard text.kind == .text, !text.a.isArena, text.parent >= 0 else { return false }
         let para = storage.nodes[Int(text.parent)]
         let sourceCount = storage.source.count
-        guard para.kind == .paragraph, para.lastChild == Int32(last), Int(para.end) == sourceCount,
+        guard para.kind == .paragraph || para.kind == .heading, para.lastChild == Int32(last), Int(para.end) == sourceCount,
               Int(text.parent) == trailingParagraphNode, trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true
         else { return false }
         let lineContentStart = Int(trailingParagraphLines[trailingParagraphLines.count - 1].start)
@@ -351,7 +351,10 @@ final class StreamEngine: @unchecked Sendable {
         let sourceCount = storage.source.count
         guard Int(p) < storage.nodes.count, Int(p) >= settledNodeCount else { return false }
         let para = storage.nodes[Int(p)]
-        guard para.kind == .paragraph, Int(para.end) == sourceCount,
+        if para.kind == .heading {
+            for b in bytes where b == UInt8(ascii: "#") { return false }
+        }
+        guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
               trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
         guard Normalizer.isClean(bytes) else { return false }
         reclaim()
@@ -474,6 +477,18 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphLines.removeAll(keepingCapacity: true)
         let tip = p.tip
         let blk = p.blocks[Int(tip)]
+        if blk.kind == .heading && !blk.setext && blk.lineCount == 1 && Int(blk.start) >= partialLineStart {
+            // An ATX heading on the partial line: decided once it is one.
+            // Without a `#` after its content starts, no closing sequence
+            // can trim it, so its content is the rest of the line.
+            let line = p.lines[Int(blk.firstLine)]
+            // (Content must have begun: `#` alone may still become `#5`.)
+            guard line.start < line.end, Int(line.end) <= sourceCount else { return }
+            for k in Int(line.start)..<sourceCount where p.s[k] == UInt8(ascii: "#") { return }
+            trailingParagraphLines.append(Line(start: Int(line.start), end: sourceCount))
+            trailingParagraphNode = -1
+            return
+        }
         guard blk.kind == .paragraph, blk.lineCount > 0, partialLineStart < sourceCount else { return }
         let first = Int(blk.firstLine)
         let lastLine = p.lines[first + Int(blk.lineCount) - 1]
@@ -805,7 +820,8 @@ final class StreamEngine: @unchecked Sendable {
                     guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
                     q = c
                 }
-                trailingParagraphNode = nodes[Int(q)].kind == .paragraph && Int(q) >= settledNodeCount ? Int(q) : 0
+                let kind = nodes[Int(q)].kind
+                trailingParagraphNode = (kind == .paragraph || kind == .heading) && Int(q) >= settledNodeCount ? Int(q) : 0
             }
             if trailingTableNode == -1 {
                 trailingTableNode = 0
