@@ -169,26 +169,27 @@ extension BlockParser {
         inline.lineContentStart.append(0)
         inline.lineSourceStart.append(start)
         var i = start
+        var run = start
         var replaced = false
+        // Runs without `\|` are copied in bulk.
         while i < end {
-            let b = s[i]
-            if b == UInt8(ascii: "\\") && i + 1 < end {
+            if s[i] == UInt8(ascii: "\\") && i + 1 < end {
                 if s[i + 1] == UInt8(ascii: "|") {
+                    inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: s[run..<i]))
                     inline.content.append(UInt8(ascii: "|"))
                     i += 2
+                    run = i
                     replaced = true
                     inline.lineContentStart.append(inline.content.count)
                     inline.lineSourceStart.append(i)
                     continue
                 }
-                inline.content.append(b)
-                inline.content.append(s[i + 1])
                 i += 2
                 continue
             }
-            inline.content.append(b)
             i += 1
         }
+        inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: s[run..<min(i, end)]))
         inline.literalsFromContent = replaced
     }
 }

@@ -16,12 +16,29 @@ enum Normalizer {
         let body = UnsafeBufferPointer(rebasing: input[start...])
         // Fast path: pure ASCII without NUL needs no work but the copy.
         var clean = true
-        for b in body where b == 0 || b >= 0x80 {
-            clean = false
-            break
+        var i = 0
+        let n = body.count
+        while i + 8 <= n && isPlainASCIIWord(body, i) { i += 8 }
+        while i < n {
+            let b = body[i]
+            if b == 0 || b >= 0x80 {
+                clean = false
+                break
+            }
+            i += 1
         }
         if clean { return Array(body) }
         return repair(body)
+    }
+
+    /// Whether the 8 bytes at `i` are ASCII without NUL (one word test).
+    @inline(__always)
+    static func isPlainASCIIWord(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        let w = UnsafeRawPointer(s.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // No byte >= 0x80, and no zero byte (the classic has-zero-byte test).
+        return w & high == 0 && (w &- ones) & ~w & high == 0
     }
 
     /// Whether `input` needs no normalizing: no NUL and only complete,
@@ -68,6 +85,10 @@ enum Normalizer {
         let n = body.count
         // Copy valid stretches in bulk; replace NUL and invalid sequences.
         while i < n {
+            if i + 8 <= n && isPlainASCIIWord(body, i) {
+                i += 8
+                continue
+            }
             let b = body[i]
             if b < 0x80 {
                 if b == 0 {
