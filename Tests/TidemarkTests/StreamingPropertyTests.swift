@@ -34,7 +34,7 @@ import Testing
             chunks.append(n)
             total += n
         }
-        return StreamingTests.check(bytes, options: options, chunks: chunks)
+        return StreamingTests.check(bytes, options: options, chunks: chunks, checkDiff: true)
     }
 
     // MARK: Generated Markdown

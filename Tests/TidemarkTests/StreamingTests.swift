@@ -9,10 +9,13 @@ import Testing
 
     /// Streams `bytes` in the given chunk sizes (cycled) and checks every
     /// snapshot. Returns a description of the first mismatch, if any.
-    static func check(_ bytes: [UInt8], options: ParseOptions, chunks: [Int]) -> String? {
+    /// With `checkDiff`, also the diff's contract: a block reported neither
+    /// changed nor inserted renders as it did after the previous append.
+    static func check(_ bytes: [UInt8], options: ParseOptions, chunks: [Int], checkDiff: Bool = false) -> String? {
         var stream = MarkdownStream(options: options)
         var at = 0
         var k = 0
+        var shown: [BlockID: String] = [:]
         while at < bytes.count {
             let size = max(1, chunks[k % chunks.count])
             k += 1
@@ -22,6 +25,16 @@ import Testing
             let batch = Document(parsing: bytes[0..<at], options: options)
             if update.document != batch {
                 return "after \(at) bytes (chunks \(chunks)): streamed\n\(update.document.html(HTMLOptions(unsafe: true)))\nbatch\n\(batch.html(HTMLOptions(unsafe: true)))"
+            }
+            if checkDiff {
+                var now: [BlockID: String] = [:]
+                for id in update.blockIDs {
+                    if let node = update.node(for: id) { now[id] = update.document.html(of: node) }
+                }
+                for id in update.kept where shown[id] != nil && shown[id] != now[id] {
+                    return "after \(at) bytes (chunks \(chunks)): block \(id) reported kept but changed from\n\(shown[id] ?? "")\nto\n\(now[id] ?? "")"
+                }
+                shown = now
             }
         }
         let final = stream.finish()
@@ -34,7 +47,7 @@ import Testing
     func byteByByte(_ c: FixtureCase) {
         let bytes = Array(c.example.markdown.utf8)
         for options in [ParseOptions.default, .commonmark] {
-            let problem = StreamingTests.check(bytes, options: options, chunks: [1])
+            let problem = StreamingTests.check(bytes, options: options, chunks: [1], checkDiff: options == .default)
             #expect(problem == nil, "\(c.testDescription): \(problem ?? "")")
         }
     }
@@ -74,7 +87,7 @@ import Testing
         ]
         for d in docs {
             for size in [1, 2, 3, 7] {
-                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size])
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
                 #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
             }
         }

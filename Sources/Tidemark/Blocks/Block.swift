@@ -74,7 +74,7 @@ struct Line {
 }
 
 /// A link reference definition's destination and title, already unescaped.
-struct LinkDefinition {
+struct LinkDefinition: Equatable {
     var destination: [UInt8]
     var title: [UInt8]
 }

@@ -161,6 +161,8 @@ final class StreamEngine: @unchecked Sendable {
         e.syncedLineStarts = syncedLineStarts
         e.nextID = nextID
         e.provisionalShown = provisionalShown
+        e.publishedPending = publishedPending
+        e.footnoteSignature = footnoteSignature
         e.lastChanged = lastChanged
         e.lastInserted = lastInserted
         e.lastRemoved = lastRemoved
@@ -636,7 +638,13 @@ final class StreamEngine: @unchecked Sendable {
     /// and re-emits settled blocks that a new definition affects.
     /// Settled blocks emitted by this append: (id, hash) — newly settled or
     /// re-emitted because a definition arrived.
-    @exclusivity(unchecked) private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?)] = []
+    /// `forced`: re-emitted because a definition it missed has arrived.
+    @exclusivity(unchecked) private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?, forced: Bool)] = []
+    /// Whether the last snapshot showed pending bytes (an incomplete UTF-8
+    /// sequence as U+FFFD): the next one may show other bytes in that place.
+    @exclusivity(unchecked) private var publishedPending = false
+    /// The footnote numbers of the last snapshot, in document order.
+    @exclusivity(unchecked) private var footnoteSignature: [Int32] = []
 
     private func settle(_ source: Bytes) {
         justSettled.removeAll(keepingCapacity: true)
@@ -665,8 +673,10 @@ final class StreamEngine: @unchecked Sendable {
         guard rebuildFrom != nil || !candidates.isEmpty else { return }
         var blocksToEmit: [Int32] = []
         var oldHashes: [Int] = []
+        var oldMisses: [Set<[UInt8]>] = []
         if let r = rebuildFrom {
             oldHashes = Array(settledHashes[r...])
+            oldMisses = Array(settledMisses[r...])
             blocksToEmit = Array(settledBlocks[r...])
             settledNodeCount = settledNodeStarts[r]
             // Arena bytes of the re-emitted blocks are simply abandoned.
@@ -707,7 +717,8 @@ final class StreamEngine: @unchecked Sendable {
                 settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
             }
             let k = justSettled.count
-            justSettled.append((settledIDs[settledBlocks.count - 1], h, k < oldHashes.count ? oldHashes[k] : nil))
+            let forced = k < oldMisses.count && oldMisses[k].contains { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }
+            justSettled.append((settledIDs[settledBlocks.count - 1], h, k < oldHashes.count ? oldHashes[k] : nil, forced))
         }
         p.s = Bytes(start: nil, count: 0)
         inline.missedLabels = nil
@@ -762,6 +773,10 @@ final class StreamEngine: @unchecked Sendable {
         var provisionalStarts: [Int] = []
         var provisionalHashes: [Int] = []
         var provisional: Int? = nil
+        var dirtyFrom = 0
+        var definitionsMoved = false
+        let previousHadPending = publishedPending
+        publishedPending = !pending.isEmpty
         storage.source.withUnsafeBufferPointer { source in
             p.s = source
             p.consumeLines(final: true)
@@ -782,6 +797,10 @@ final class StreamEngine: @unchecked Sendable {
             }
             let inline = inlineParser(p.definitions, p.footnoteKeys)
             inline.sourceBytes = storage.source
+            // A definition that appeared, changed or went away since the last
+            // snapshot may change any block's links (checked by identity of
+            // storage first, so this is free when nothing changed).
+            definitionsMoved = p.definitions != lastDefinitions || p.footnoteKeys != lastFootnoteKeys
             lastDefinitions = p.definitions
             lastFootnoteKeys = p.footnoteKeys
             let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
@@ -809,9 +828,10 @@ final class StreamEngine: @unchecked Sendable {
                 arenaCursor = inline.arena.count
             }
             let first = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
-            let (tops, log) = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
-                                         cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse)
+            let (tops, log, dirty) = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
+                                                cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse)
             tailTops = tops
+            dirtyFrom = dirty
             tailLog = log
             if trailingParagraphNode == -1 {
                 var q: Int32 = 0
@@ -862,8 +882,29 @@ final class StreamEngine: @unchecked Sendable {
 
         var snapshot = DocumentStorage(source: storage.source, nodes: nodes, arena: arena, lineStarts: lineStarts)
         storage.source = []
+        // Footnote numbers depend on the whole document: a reference or a
+        // definition anywhere can renumber a settled block's references.
+        // When the numbering changes, every block with a footnote is
+        // reported changed (renumbering is O(document) already).
+        var renumbered: [Int] = []
         if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
             snapshot = p.renumberFootnotes(snapshot)
+            var signature: [Int32] = []
+            var holders: [Int] = []
+            let tops = (provisional == nil ? settledNodeStarts : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
+            var k = 0
+            for i in snapshot.nodes.indices {
+                let n = snapshot.nodes[i]
+                guard n.kind == .footnoteReference || n.kind == .footnoteDefinition else { continue }
+                signature.append(n.number)
+                signature.append(n.number2)
+                while k + 1 < tops.count && tops[k + 1] <= i { k += 1 }
+                if holders.last != k { holders.append(k) }
+            }
+            if signature != footnoteSignature { renumbered = holders }
+            footnoteSignature = signature
+        } else {
+            footnoteSignature = []
         }
 
         // Ids and the diff: only blocks this append touched are looked at.
@@ -871,15 +912,29 @@ final class StreamEngine: @unchecked Sendable {
         var tailIDs: [BlockID] = []
         var tailStarts: [Int] = []
         var newTail: [(start: Int, id: BlockID, hash: Int)] = []
-        // (Few ids each time: linear searches, no hashing.)
-        func justSettledContains(_ id: BlockID) -> Bool { justSettled.contains { $0.id == id } }
+        // (Few ids each time: linear searches, no hashing.) A block is
+        // reported changed when its fingerprint moved, and also — erring on
+        // the side of a redraw — when a definition it missed arrived or
+        // went away, or when it shows bytes that were pending before.
+        func justSettledIndex(_ id: BlockID) -> Int? { justSettled.firstIndex { $0.id == id } }
+        func justSettledContains(_ id: BlockID) -> Bool { justSettledIndex(id) != nil }
+        let firstJustSettled = settledCount - justSettled.count
         var changed: [BlockID] = [], inserted: [BlockID] = []
-        for (id, h, oldHash) in justSettled {
+        var newlyInserted: [BlockID] = []
+        for (j, entry) in justSettled.enumerated() {
+            let id = entry.id
             let previous = previousTail.first { $0.id == id }?.hash
-            if let old = previous ?? provisionalShown[id] ?? oldHash {
-                if old != h { changed.append(id) }
-            } else {
+            guard let old = previous ?? provisionalShown[id] ?? entry.oldHash else {
                 inserted.append(id)
+                newlyInserted.append(id)
+                continue
+            }
+            if let r = provisional, firstJustSettled + j >= r { continue }  // shown provisionally: below
+            // A block that settles was emitted last time as part of the open
+            // tail (its fingerprint does not see, say, a table's alignments
+            // arriving with the delimiter row's last byte): one redraw.
+            if old != entry.hash || entry.forced || provisionalShown[id] != nil || previous != nil || definitionsMoved {
+                changed.append(id)
             }
         }
         var shownNow: [BlockID: Int] = [:]
@@ -888,14 +943,26 @@ final class StreamEngine: @unchecked Sendable {
                 let id = settledIDs[k]
                 let h = provisionalHashes[k - r]
                 shownNow[id] = h
-                let before = provisionalShown[id] ?? settledHashes[k]
-                if before != h && !justSettledContains(id) { changed.append(id) }
+                if newlyInserted.contains(id) { continue }
+                var before = provisionalShown[id] ?? settledHashes[k]
+                var forced = false
+                if let j = justSettledIndex(id) {
+                    let e = justSettled[j]
+                    before = provisionalShown[id] ?? previousTail.first { $0.id == id }?.hash ?? e.oldHash ?? before
+                    forced = e.forced || previousHadPending
+                }
+                if before != h || forced || !settledMisses[k].isEmpty { changed.append(id) }
             }
         }
-        for (id, h) in provisionalShown where shownNow[id] == nil && !justSettledContains(id) {
-            if let k = settledIDs.lastIndex(of: id), settledHashes[k] != h { changed.append(id) }
+        for (id, _) in provisionalShown where shownNow[id] == nil && !justSettledContains(id) {
+            // It showed a definition from the tail that it no longer has.
+            if settledIDs.contains(id) { changed.append(id) }
         }
         provisionalShown = shownNow
+        for k in renumbered where k < settledCount && !changed.contains(settledIDs[k]) && !inserted.contains(settledIDs[k]) {
+            changed.append(settledIDs[k])
+        }
+        let renumberedTail = Set(renumbered.filter { $0 >= settledCount }.map { $0 - settledCount })
         for k in tailTops.indices {
             let from = tailTops[k]
             let to = k + 1 < tailTops.count ? tailTops[k + 1] : snapshot.nodes.count
@@ -904,7 +971,9 @@ final class StreamEngine: @unchecked Sendable {
             let id: BlockID
             if let old = previousTail.first(where: { $0.start == start && !justSettledContains($0.id) }) {
                 id = old.id
-                if old.hash != h { changed.append(id) }
+                if old.hash != h || to > dirtyFrom || previousHadPending || definitionsMoved || renumberedTail.contains(k) {
+                    changed.append(id)
+                }
             } else {
                 id = BlockID(rawValue: nextID)
                 nextID += 1

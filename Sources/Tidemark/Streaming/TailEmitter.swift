@@ -37,7 +37,7 @@ extension BlockParser {
     /// the log of this emission.
     func emitTail(from first: Int32, checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
                   inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
-                  log: [TailEntry], reuse: Bool) -> (tops: [Int], log: [TailEntry]) {
+                  log: [TailEntry], reuse: Bool) -> (tops: [Int], log: [TailEntry], dirtyFrom: Int) {
         var cursor = startCursor
         var arenaCursor = startArena
         var reusing = reuse
@@ -45,7 +45,10 @@ extension BlockParser {
         var newLog: [TailEntry] = []
         newLog.reserveCapacity(log.count + 2)
         var tops: [Int] = []
+        // The first node that may differ from the previous snapshot's.
+        var dirtyFrom = Int.max
         if !reusing {
+            dirtyFrom = cursor
             if nodes.count > cursor { nodes.removeSubrange(cursor...) }
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
@@ -84,6 +87,12 @@ extension BlockParser {
                         var node = blockNode(b, inline: inline)
                         node.firstChild = -1
                         node.lastChild = -1
+                        node.parent = parent
+                        let old = nodes[cursor]
+                        if old.kind != node.kind || old.start != node.start || old.end != node.end || old.flags != node.flags
+                            || old.small != node.small || old.number != node.number || old.a != node.a || old.b != node.b {
+                            dirtyFrom = min(dirtyFrom, cursor)
+                        }
                         nodes[cursor] = node
                         link(cursor, parent)
                         newLog.append(TailEntry(block: b, node: Int32(cursor), end: -1, arena: Int32(arenaCursor),
@@ -95,6 +104,7 @@ extension BlockParser {
                     continue
                 }
                 reusing = false
+                dirtyFrom = min(dirtyFrom, cursor)
                 if blk.kind == .table, k < log.count, log[k].block == b, Int(log[k].node) == cursor,
                    Int(log[k].arena) == arenaCursor, !settled, log[k].rows > 0 {
                     // An open table: keep the rows of complete lines.
@@ -140,7 +150,7 @@ extension BlockParser {
             if nodes.count > cursor { nodes.removeSubrange(cursor...) }
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
-        return (tops, newLog)
+        return (tops, newLog, dirtyFrom)
     }
 
     /// Emits an open table's rows from `fromRow` on (its node is in place)
