@@ -48,7 +48,9 @@ struct ExtractCommand: ParsableCommand {
             }
             let examples: [SpecSupport.Example]
             do {
-                examples = try SpecSupport.extractExamples(fromSpec: String(decoding: data, as: UTF8.self))
+                examples = try SpecSupport.extractExamples(
+                    fromSpec: String(decoding: data, as: UTF8.self),
+                    textSoFar: SpecSupport.isProvisional(fixtureFile: name))
             } catch {
                 printError("\(workspace.display(spec)):\(error.line): \(error.message)")
                 problems += 1

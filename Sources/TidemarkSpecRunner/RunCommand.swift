@@ -74,11 +74,9 @@ struct RunCommand: ParsableCommand {
     }
 
     private func render(_ example: SpecSupport.Example, file: String) -> Report.Result {
-        guard let options = SpecSupport.parseOptions(fixtureFile: file, extension: example.extension) else {
-            return Report.Result(file: file, example: example, actual: nil)
-        }
-        let html = Document(parsing: example.markdown, options: options).html(SpecSupport.htmlOptions)
-        return Report.Result(file: file, example: example, actual: html)
+        // Provisional-display examples (streaming.json) go through
+        // `Provisional.document(forTextSoFar:)`; see `SpecSupport.renderHTML`.
+        Report.Result(file: file, example: example, actual: SpecSupport.renderHTML(example, fixtureFile: file))
     }
 
     /// Positional arguments → fixture files. A path is used as is; otherwise

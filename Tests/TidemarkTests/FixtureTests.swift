@@ -31,10 +31,12 @@ struct FixtureTests {
 
     private func check(_ fixture: FixtureCase) throws {
         let e = fixture.example
-        let options = try #require(
-            SpecSupport.parseOptions(fixtureFile: fixture.file, extension: e.extension),
+        // `renderHTML` sends provisional-display examples (streaming.json)
+        // through `Provisional.document(forTextSoFar:)`, the rest through
+        // the batch parser, exactly as `tidemark-spec` does.
+        let actual = try #require(
+            SpecSupport.renderHTML(e, fixtureFile: fixture.file),
             "\(fixture.file) example \(e.example): unknown extension word '\(e.extension ?? "")'")
-        let actual = Document(parsing: e.markdown, options: options).html(SpecSupport.htmlOptions)
         let reason = try Fixtures.expectedDifferences().reason(file: fixture.file, example: e.example)
         if let reason {
             #expect(!SpecSupport.passes(expected: e.html, actual: actual, extension: e.extension), """
@@ -231,6 +233,18 @@ struct SpecSupportTests {
         #expect(crlf == lf)
     }
 
+    @Test("extraction of text so far: the last line ending is not part of the Markdown")
+    func extractionTextSoFar() throws {
+        let fence = String(repeating: "`", count: 32)
+        let spec = "\(fence) example\n**bol\n.\n<p><strong>bol</strong></p>\n\(fence)\n"
+            + "\(fence) example\na\n\n.\n<p>a</p>\n\(fence)\n"
+        let examples = try SpecSupport.extractExamples(fromSpec: spec, textSoFar: true)
+        #expect(examples.map(\.markdown) == ["**bol", "a\n"])
+        #expect(try SpecSupport.extractExamples(fromSpec: spec).map(\.markdown) == ["**bol\n", "a\n\n"])
+        #expect(SpecSupport.isProvisional(fixtureFile: "/x/Fixtures/streaming.json"))
+        #expect(!SpecSupport.isProvisional(fixtureFile: "math.json"))
+    }
+
     @Test("extraction errors name the line")
     func extractionErrors() {
         let fence = String(repeating: "`", count: 32)
@@ -252,9 +266,10 @@ struct SpecSupportTests {
         var expectedFiles: Set<String> = []
         for spec in specs {
             let text = try String(contentsOf: Fixtures.specDirectory.appendingPathComponent(spec), encoding: .utf8)
-            let examples = try SpecSupport.extractExamples(fromSpec: text)
-            if examples.isEmpty { continue }
             let name = String(spec.dropLast(3)) + ".json"
+            let examples = try SpecSupport.extractExamples(
+                fromSpec: text, textSoFar: SpecSupport.isProvisional(fixtureFile: name))
+            if examples.isEmpty { continue }
             expectedFiles.insert(name)
             let url = Fixtures.directory.appendingPathComponent(name)
             let current = try? String(contentsOf: url, encoding: .utf8)

@@ -72,6 +72,25 @@ extension SpecSupport {
     /// HTML passing through.
     static let htmlOptions = HTMLOptions(unsafe: true)
 
+    /// Whether a fixture file holds provisional-display examples
+    /// (spec/streaming.md): their Markdown is the text of a stream so far,
+    /// and their HTML is what `Provisional.document(forTextSoFar:)` shows,
+    /// not the batch parse.
+    static func isProvisional(fixtureFile file: String) -> Bool {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return name == "streaming.json"
+    }
+
+    /// The HTML of an example as the runner and the tests compare it, or
+    /// `nil` when the example's extension word is unknown.
+    static func renderHTML(_ example: Example, fixtureFile file: String) -> String? {
+        guard let options = parseOptions(fixtureFile: file, extension: example.extension) else { return nil }
+        let document = isProvisional(fixtureFile: file)
+            ? Provisional.document(forTextSoFar: example.markdown, options: options)
+            : Document(parsing: example.markdown, options: options)
+        return document.html(htmlOptions)
+    }
+
     /// Whether rendered HTML passes an example: byte for byte equal, or
     /// anything at all when the expected HTML is `<IGNORE>`. That marker is
     /// cmark-gfm's convention for "must not crash" inputs (gfm-extensions.json

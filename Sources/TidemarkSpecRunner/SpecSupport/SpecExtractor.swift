@@ -19,7 +19,12 @@ extension SpecSupport {
     /// `section` is the text of the last ATX heading before the example.
     /// Headings inside ordinary fenced code blocks are not headings, so a
     /// shell comment in a code sample cannot rename the section.
-    static func extractExamples(fromSpec text: String) throws(ExtractError) -> [Example] {
+    ///
+    /// With `textSoFar` (spec/streaming.md, whose examples are the text of a
+    /// stream so far), the line ending before the `.` line is not part of
+    /// the Markdown: `**bol` is the five bytes `**bol`, and a text ending in
+    /// a line ending is written with an empty line before the `.`.
+    static func extractExamples(fromSpec text: String, textSoFar: Bool = false) throws(ExtractError) -> [Example] {
         var examples: [Example] = []
         var section = ""
 
@@ -56,8 +61,10 @@ extension SpecSupport {
                 }
             case .html(let start, let word, let markdown, var lines):
                 if line == exampleFence {
+                    var input = joinedExamplePart(markdown)
+                    if textSoFar, input.utf8.last == 0x0A { input = String(decoding: input.utf8.dropLast(), as: UTF8.self) }
                     examples.append(Example(
-                        markdown: joinedExamplePart(markdown), html: joinedExamplePart(lines),
+                        markdown: input, html: joinedExamplePart(lines),
                         example: examples.count + 1, startLine: start, endLine: lineNumber,
                         section: section, extension: word))
                     state = .prose
