@@ -99,13 +99,11 @@ public struct TerminalStreamView: Sendable {
         return TerminalWriter.joined(blockLines)
     }
 
-    /// The document shown for the unsettled trailing blocks.
-    ///
-    /// The one place to switch to the provisional display (what
-    /// unterminated constructs will most likely become) once
-    /// `MarkdownStream` offers it; until then the exact parse.
+    /// The document shown for the unsettled trailing blocks: the
+    /// provisional display (spec/streaming.md) — what unterminated
+    /// constructs will most likely become. Settled blocks are exact.
     private func displayDocument(_ stream: MarkdownStream) -> Document {
-        stream.document
+        stream.provisionalDocument
     }
 
     /// Settled mode: the lines (each ended by a newline) of the blocks
