@@ -15,14 +15,15 @@ help:
 	@echo "make spec     run the conformance runner over Fixtures/*.json"
 	@echo "make extract  regenerate Fixtures/*.json from spec/*.md"
 
+# The main job: what is missing is installed (system packages, tree-sitter
+# grammars: scripts/bootstrap.sh), everything is built in release mode, and
+# a bundled assistant-style answer streams into the terminal, styled and
+# redrawn in place (`tidemark demo`; DEMO_FLAGS="--rate 0" for no pauses).
+DEMO_FLAGS ?=
 setup:
 	scripts/bootstrap.sh
 	$(SWIFT) build -c release $(SWIFTFLAGS)
-# ---- later additions to setup go here ---------------------------------------
-# Tree-sitter grammars: scripts/bootstrap.sh (above) already runs
-# scripts/install-grammars.sh when that script exists.
-# Demo: (to be added)
-# ------------------------------------------------------------------------------
+	$(SWIFT) run -c release --skip-build $(SWIFTFLAGS) tidemark demo $(DEMO_FLAGS)
 
 # One build of everything (tests included), then every check without
 # rebuilding: the unit and fixture tests, the conformance runner (which
@@ -55,14 +56,15 @@ bench-pathological:
 	Benchmarks/pathological.py
 
 # Fuzzing (see Fuzz/README.md): one target for SECONDS, or every target briefly.
-FUZZ_TARGETS := parse ast math
+FUZZ_TARGETS := parse ast math stream render highlight
+FUZZ_SMOKE_SECONDS ?= 60
 TARGET ?= parse
 SECONDS ?= 600
-export FUZZ_IGNORE FUZZ_MAX_LEN
+export FUZZ_IGNORE FUZZ_MAX_LEN FUZZ_TIMEOUT
 
 .PHONY: fuzz fuzz-smoke
 fuzz:
 	Fuzz/run.sh $(TARGET) $(SECONDS)
 
 fuzz-smoke:
-	@for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t 60 || exit 1; done
+	@for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t $(FUZZ_SMOKE_SECONDS) || exit 1; done

@@ -8,8 +8,10 @@ import Tidemark
 /// current text each time it changes. When the new text starts with the old
 /// one (text appended — the streaming case) or shares a prefix with it, the
 /// previous syntax tree is edited with `ts_tree_edit` and reparsed, so
-/// tree-sitter reuses every subtree the change did not touch; anything else
-/// is parsed from scratch. The result always equals what
+/// tree-sitter reuses every subtree the change did not touch — unless that
+/// tree had syntax errors (typical mid-stream), where an incremental reparse
+/// can differ from a fresh one; anything else is parsed from scratch, and
+/// the highlight query always runs over the whole tree. The result always equals what
 /// `TreeSitterHighlighter.highlight` returns for the same text, so the spans
 /// of the unchanged prefix stay put between updates instead of flashing back
 /// to plain text.
@@ -85,7 +87,12 @@ public final class HighlightSession: @unchecked Sendable {
         // texts: one edit covers appends, truncations and a rewritten tail.
         let prefix = commonPrefixLength(text, source)
         var previous: OpaquePointer?
-        if let tree, prefix > 0 {
+        // A previous tree with syntax errors is not reused: error recovery
+        // is where an incremental reparse can differ from a fresh one (the
+        // fuzzer found Ruby text after an unterminated string keeping tokens
+        // a fresh parse does not have), and the spans must equal a fresh
+        // highlight's.
+        if let tree, prefix > 0, !ts_node_has_error(ts_tree_root_node(tree)) {
             let start = point(after: text[..<prefix])
             var edit = TSInputEdit(
                 start_byte: UInt32(prefix),
@@ -111,57 +118,16 @@ public final class HighlightSession: @unchecked Sendable {
             return spans
         }
         let root = ts_tree_root_node(newTree)
-        let oldSpans = spans
         text = Array(source)
-        guard let previous else {
-            spans = SpanPainter.spans(from: grammar.query.captures(root: root, source: source), length: source.count)
-            return spans
-        }
-
-        // Only the part of the tree the edit could have changed is queried
-        // again. tree-sitter reports the ranges whose structure differs
-        // between the two trees; nothing before the first of them (or the
-        // edit) changed. Captures are then recomputed from the start of the
-        // top-level node containing that point, because a pattern may need
-        // earlier nodes of the same construct (`(call function: (_) @f
-        // arguments: …)`), and a query cursor limited to a byte range skips
-        // nodes that end before the range. No chosen query has a pattern
-        // spanning two top-level nodes, so everything before that node keeps
-        // its spans unchanged.
-        var changeStart = UInt32(prefix)
-        var rangeCount: UInt32 = 0
-        if let ranges = ts_tree_get_changed_ranges(previous, newTree, &rangeCount) {
-            for index in 0..<Int(rangeCount) {
-                changeStart = min(changeStart, ranges[index].start_byte)
-            }
-            free(ranges)
-        }
-        var restart = changeStart
-        let topLevel = ts_node_first_child_for_byte(root, changeStart)
-        if !ts_node_is_null(topLevel) {
-            restart = min(restart, ts_node_start_byte(topLevel))
-        }
-        let window = Int(restart)..<source.count
-        let captures = grammar.query.captures(
-            root: root, source: source, byteRange: restart..<UInt32(source.count))
-        // Keep the old spans before the restart point. One may straddle it:
-        // adjacent runs of one kind are merged into a single span, so a
-        // string's opening quote and the text after it are one span even
-        // though they are two captures. Clip it; the join below re-merges it.
-        var merged = oldSpans.prefix { $0.start < window.lowerBound }
-        if let last = merged.last, last.end > window.lowerBound {
-            merged[merged.count - 1].end = window.lowerBound
-        }
-        let fresh = SpanPainter.spans(from: captures, length: source.count, range: window)
-        // Adjacent runs of one kind are a single span in a full highlight;
-        // join them where the kept prefix meets the new part.
-        if let last = merged.last, let first = fresh.first, last.end == first.start, last.kind == first.kind {
-            merged[merged.count - 1].end = first.end
-            merged.append(contentsOf: fresh.dropFirst())
-        } else {
-            merged.append(contentsOf: fresh)
-        }
-        spans = Array(merged)
+        // The parse is incremental (tree-sitter reuses every subtree the edit
+        // did not touch); the query runs over the whole tree. Querying only
+        // the changed ranges was wrong in two ways the fuzzer found: `#match?`
+        // predicates look at text that an edit can change without changing
+        // the tree's structure (JavaScript `A_` → `A`), and an append can
+        // change how earlier text parses without tree-sitter reporting it as
+        // a changed range (Ruby, an unterminated string). Exact spans are
+        // worth an O(code block) query per update.
+        spans = SpanPainter.spans(from: grammar.query.captures(root: root, source: source), length: source.count)
         return spans
     }
 

@@ -197,3 +197,17 @@ import TidemarkRender
         #expect(built < updates + 8)
     }
 }
+
+/// Findings of the `render` and `highlight` fuzz targets (Fuzz/README.md).
+@Suite struct FuzzFindingsRenderTests {
+    /// `render-cache-indent`: two fences with the same bytes in their ranges,
+    /// the second indented by one space (outside its range), so its content
+    /// differs; the cache used to hand out the first block's run tree.
+    @Test func fuzz_render_cacheIgnoresIndentBeforeBlock() {
+        for text in ["```\n  bar\n```\n\n ```\n  bar\n```\n", "<div>\n\n  <div>\n"] {
+            let doc = Document(parsing: text)
+            var renderer = RunTreeRenderer()
+            #expect(renderer.render(doc) == RenderedDocument(doc), "\(text.debugDescription)")
+        }
+    }
+}

@@ -7,26 +7,24 @@ import Tidemark
 /// two document-wide facts: link reference definitions (which decide link
 /// destinations and titles) and footnote numbering. So the hash covers the
 /// bytes, the shape of the tree (kinds and ranges relative to the block's
-/// start, so a block that moved still matches) and those attributes. When
-/// the source is not at hand, the literals and every attribute the renderer
-/// reads stand in for the bytes.
+/// start, so a block that moved still matches), those attributes, and the
+/// literals and every attribute the renderer reads (which can depend on
+/// bytes before the block's range, such as a code fence's indentation).
 ///
 /// Offsets are relative because `RenderedBlock.range`s are rebased on reuse.
 struct ContentHasher: MarkdownWalker {
     private var hasher = Hasher()
     private let base: Int
-    private let withSource: Bool
 
-    private init(base: Int, withSource: Bool) {
+    private init(base: Int) {
         self.base = base
-        self.withSource = withSource
     }
 
     /// The hash of `node`'s subtree; `source` is the document's source
     /// bytes when available.
     static func hash(_ node: Node, source: UnsafeBufferPointer<UInt8>?) -> Int {
         let range = node.range
-        var walker = ContentHasher(base: range.lowerBound, withSource: source != nil)
+        var walker = ContentHasher(base: range.lowerBound)
         if let source {
             let clamped = min(range.lowerBound, source.count)..<min(range.upperBound, source.count)
             walker.hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[clamped])))
@@ -50,7 +48,10 @@ struct ContentHasher: MarkdownWalker {
         default:
             break
         }
-        if !withSource { combineLocalAttributes(node) }
+        // Always: a block's literals can depend on bytes outside its range
+        // (a fence indented by one space strips one space from each line;
+        // the fuzzer found two such fences with equal range bytes).
+        combineLocalAttributes(node)
         return .visitChildren
     }
 
