@@ -7,7 +7,12 @@ hand-written hostile inputs.
 
 Each target reads a different header before the Markdown bytes (see
 Fuzz/README.md): `parse` two bytes (parse options, HTML options), `ast` one
-byte (parse options), `math` none. The parse options of a seed follow its
+byte (parse options), `math` none, `stream` three (parse options, split
+strategy, split parameter), `render` four (parse options, render options,
+width, terminal options). `highlight` reads two (language, flags) before code: its seeds are
+the language samples of Tests/TidemarkHighlightTests/LanguageSamples.swift
+under their own language, plus every Markdown seed as code under the
+languages in turn. The parse options of a seed follow its
 fixture: CommonMark examples get none, GFM examples the GFM extensions,
 everything else every extension. The seeds are written into the git-ignored
 corpus directory by Fuzz/run.sh, so nothing generated is committed.
@@ -109,9 +114,48 @@ def header(target: str, options: int, variant: int) -> bytes:
         # Alternate the HTML options so safe and unsafe, sourcepos and the
         # soft-break styles all appear in the corpus from the start.
         return bytes([options, variant & 0x3F])
-    if target in ("ast", "stream", "render"):
+    if target == "ast":
         return bytes([options])
+    if target == "stream":
+        # Every split strategy, String appends, forks, no finish, held
+        # updates; small chunk parameters (1-byte chunks are the hardest).
+        return bytes([options, variant & 0x3F, (variant * 7) % 13 + 1])
+    if target == "render":
+        # Render and terminal options vary with the variant; widths 1…200.
+        return bytes([options, variant & 0xFF, (variant * 37) % 200 + 1, (variant * 13) & 0xFF])
     return b""
+
+
+# The order of the first names of HIGHLIGHT_LANGUAGES in
+# Fuzz/Targets/highlight.swift: byte 0 of a `highlight` input indexes it.
+HIGHLIGHT_LANGUAGES = [
+    "swift", "c", "cpp", "c_sharp", "python", "javascript", "typescript", "tsx", "go", "rust",
+    "java", "kotlin", "ruby", "bash", "sql", "yaml", "json", "html", "css", "diff",
+]
+
+
+def language_samples():
+    """(language, code) of every sample in the highlighter's tests."""
+    import re
+    import textwrap
+    path = ROOT / "Tests" / "TidemarkHighlightTests" / "LanguageSamples.swift"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return
+    pattern = re.compile(r'language:\s*"([^"]+)",\s*code:\s*#"""\n(.*?)\n\s*"""#', re.S)
+    for language, code in pattern.findall(text):
+        yield language, textwrap.dedent(code) + "\n"
+
+
+def highlight_seeds():
+    for language, code in language_samples():
+        if language in HIGHLIGHT_LANGUAGES:
+            index = HIGHLIGHT_LANGUAGES.index(language)
+            for flags in (0, 1, 0x13):
+                yield bytes([index, flags]) + code.encode("utf-8")
+    for n, (_, markdown) in enumerate(seeds()):
+        yield bytes([n % 64, n & 0xFF]) + markdown
 
 
 def main() -> int:
@@ -121,6 +165,14 @@ def main() -> int:
     args = parser.parse_args()
     args.outdir.mkdir(parents=True, exist_ok=True)
     written = set()
+    if args.target == "highlight":
+        for data in highlight_seeds():
+            name = hashlib.sha1(data).hexdigest()
+            if name not in written:
+                written.add(name)
+                (args.outdir / name).write_bytes(data)
+        print(f"make-seeds: wrote {len(written)} seeds for highlight into {args.outdir}", file=sys.stderr)
+        return 0
     for n, (options, markdown) in enumerate(seeds()):
         if args.target == "math" and options != DEFAULT and b"$" not in markdown and b"\\" not in markdown:
             continue

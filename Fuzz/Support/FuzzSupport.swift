@@ -37,6 +37,21 @@ nonisolated(unsafe) var fuzzSink = 0
 /// - `half-tab`: a half-consumed tab drops the next byte, which can leave
 ///   HTML that is not valid UTF-8 (`regression_halfConsumedTabDropsFirstByte`);
 ///   skips the UTF-8 check of the HTML when the source has a tab.
+/// - `stream-kept`: a stream update reports a changed block as kept
+///   (`fuzz_stream_…` in Tests/TidemarkTests/Hardening/FuzzFindingsTests.swift);
+///   `stream` skips the kept-subtree check, `render` does not trust `kept`.
+/// - `session-edit`: a `HighlightSession` keeps stale token kinds after an
+///   edit that is not an append; `highlight` compares only appends.
+/// - `session-append`: a `HighlightSession` can differ from `highlight`
+///   even after an append; `highlight` compares no session update.
+/// - `cache-canonical`: `TreeSitterHighlighter`'s result cache returns the
+///   spans of a canonically equivalent text with other bytes; `highlight`
+///   skips the cached-versus-fresh comparison.
+/// - `render-cache-indent`: the run-tree cache reuses a block for another
+///   whose indentation (outside its range) differs; `render` skips the cache
+///   comparisons for documents with an indented top-level block.
+/// - `sql-scanner-leak`: tree-sitter-sql's scanner leaks; Fuzz/run.sh
+///   applies Fuzz/lsan-suppressions.txt.
 let knownIssues: Set<String> = {
     guard let raw = getenv("FUZZ_IGNORE") else { return [] }
     return Set(String(cString: raw).split(separator: ",").map { String($0) })

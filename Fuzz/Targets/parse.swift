@@ -27,7 +27,11 @@ public func parseFuzzEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let viaString = Document(parsing: text, options: header.parse)
         require(viaString == doc, "parsing as String and as bytes give different documents")
     }
-    if header.compareReparse {
+    // A byte order mark is dropped once, at the very start of the input; a
+    // second one stays in the source as U+FEFF and would be dropped by a
+    // new parse of that source (as it must: it is then the first byte).
+    let startsWithBOM = doc.source.starts(with: [0xEF, 0xBB, 0xBF])
+    if header.compareReparse && !startsWithBOM {
         let again = Document(parsing: doc.source, options: header.parse)
         require(again.source == doc.source, "normalizing the normalized source changed it")
         require(again == doc, "parsing the normalized source again gives a different document")

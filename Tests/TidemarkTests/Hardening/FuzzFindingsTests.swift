@@ -1,0 +1,91 @@
+import Testing
+import Tidemark
+
+/// One test per finding of the libFuzzer targets added for issue #10
+/// (`Fuzz/Targets/stream.swift`, `render.swift`, `highlight.swift`), with the
+/// minimized input inline. Named `fuzz_<target>_<short_name>`; the comment
+/// says how it was found and what went wrong. A finding that is not fixed
+/// yet has a `FUZZ_IGNORE` name (Fuzz/README.md) so fuzzing can go on.
+@Suite("Hardening: fuzz findings")
+struct FuzzFindingsTests {
+    /// Streams `chunks` (raw bytes each) and returns every update.
+    static func stream(_ chunks: [[UInt8]], options: ParseOptions = []) -> [StreamUpdate] {
+        var s = MarkdownStream(options: options)
+        return chunks.map { s.append(bytes: $0) }
+    }
+
+    /// The HTML of every top-level block of an update, by id.
+    static func htmlByID(_ u: StreamUpdate) -> [BlockID: String] {
+        var out: [BlockID: String] = [:]
+        for id in u.blockIDs {
+            if let node = u.node(for: id) { out[id] = u.document.html(of: node) }
+        }
+        return out
+    }
+
+    /// The contract of `StreamUpdate`: a block that is neither changed nor
+    /// inserted is kept — its subtree, hence its HTML, is what the previous
+    /// update showed. A UI that redraws only `changedBlocks` relies on it.
+    static func expectKeptBlocksUnchanged(_ updates: [StreamUpdate], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for k in 1..<updates.count {
+            let before = htmlByID(updates[k - 1]), now = htmlByID(updates[k])
+            for id in updates[k].kept {
+                #expect(now[id] == before[id], "update \(k): block \(id) is reported kept but its HTML changed",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// Found by the `stream` target (FUZZ_IGNORE=stream-kept): the
+    /// reference `[a]` sits in a block that settles in the same append
+    /// that brings its definition `[a]: b`; the block turns from text into
+    /// a link, but the update reports it kept (changed and inserted are
+    /// empty), so a UI keeps showing `[a]` as text until a later append
+    /// happens to report it.
+    @Test func fuzz_stream_keptBlockGainsLinkFromDefinitionInSameAppend() {
+        let updates = Self.stream([Array("[a]".utf8), Array("\n\n[a]: b".utf8)])
+        #expect(updates[0].document.html() == "<p>[a]</p>\n")
+        #expect(updates[1].document.html() == "<p><a href=\"b\">a</a></p>\n")
+        let id = updates[1].blockIDs[0]
+        #expect(updates[1].changed.contains(id), "the paragraph became a link: it must be reported changed")
+        Self.expectKeptBlocksUnchanged(updates)
+    }
+
+    /// Found by the `stream` target (FUZZ_IGNORE=stream-kept): a block
+    /// whose link uses a definition that is still the trailing open block
+    /// (`[a]: b` without its line end) settles when the definition's URL
+    /// grows to `bc`: the link's destination changes from `b` to `bc`, but
+    /// the block is reported kept.
+    @Test func fuzz_stream_keptBlockLinkDestinationGrows() {
+        let updates = Self.stream([Array("[a]\n\n[a]: b".utf8), Array("c\n\n".utf8)])
+        #expect(updates[0].document.html() == "<p><a href=\"b\">a</a></p>\n")
+        #expect(updates[1].document.html() == "<p><a href=\"bc\">a</a></p>\n")
+        let id = updates[1].blockIDs[0]
+        #expect(updates[1].changed.contains(id), "the link's destination changed: the block must be reported changed")
+        Self.expectKeptBlocksUnchanged(updates)
+
+        // The same with a heading, which closes at its own line end.
+        let heading = Self.stream([Array("# [a]\n[a]: b".utf8), Array("c\n\n".utf8)])
+        #expect(heading[1].document.html() == "<h1><a href=\"bc\">a</a></h1>\n")
+        Self.expectKeptBlocksUnchanged(heading)
+    }
+
+    /// Found by the `stream` target (FUZZ_IGNORE=stream-kept; the fuzzer's
+    /// input was Cyrillic text in 4-byte chunks): a chunk that ends inside
+    /// a UTF-8 sequence shows U+FFFD for it; when the next chunk completes
+    /// the character and adds more text on the same line, the paragraph
+    /// goes from "a\u{FFFD}" to "aяb" but is reported kept. (Completing the
+    /// character with only the line end is reported correctly.) The
+    /// `render` target found it too: `RunTreeRenderer.render(update)` trusts
+    /// `kept`, so the run tree went on showing "* a\u{FFFD}" for the
+    /// finished "*\u{A0}a\u{A0}*" (GFM, chunks ending inside the second
+    /// U+00A0).
+    @Test func fuzz_stream_keptBlockAfterCompletedUTF8Sequence() {
+        let updates = Self.stream([[0x61, 0xD1], [0x8F, 0x62, 0x0A]])
+        #expect(updates[0].document.html() == "<p>a\u{FFFD}</p>\n")
+        #expect(updates[1].document.html() == "<p>aяb</p>\n")
+        let id = updates[1].blockIDs[0]
+        #expect(updates[1].changed.contains(id), "the paragraph's text changed: it must be reported changed")
+        Self.expectKeptBlocksUnchanged(updates)
+    }
+}
