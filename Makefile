@@ -73,4 +73,7 @@ fuzz:
 fuzz-smoke:
 	@# A shared CI machine can stall any process for a second: the smoke run
 	@# allows 10 s per input unless FUZZ_TIMEOUT says otherwise.
-	@for t in $(FUZZ_TARGETS); do FUZZ_TIMEOUT=$${FUZZ_TIMEOUT:-10} Fuzz/run.sh $$t $(FUZZ_SMOKE_SECONDS) || exit 1; done
+	@# sql-scanner-leak: tree-sitter-sql 0.3.7's own scanner leaks a few bytes
+	@# per parse (third-party; see Fuzz/README.md) and is suppressed here.
+	@for t in $(FUZZ_TARGETS); do FUZZ_TIMEOUT=$${FUZZ_TIMEOUT:-10} FUZZ_IGNORE=$${FUZZ_IGNORE:-sql-scanner-leak} \
+		Fuzz/run.sh $$t $(FUZZ_SMOKE_SECONDS) || exit 1; done

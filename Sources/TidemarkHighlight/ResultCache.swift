@@ -9,7 +9,9 @@ import Tidemark
 final class ResultCache: Sendable {
     struct Key: Hashable, Sendable {
         var language: String
-        var code: String
+        /// The bytes, not the String: canonically equivalent texts (é and
+        /// e + U+0301) are equal Strings with different UTF-8 offsets.
+        var code: [UInt8]
     }
 
     private struct Entry {
@@ -46,7 +48,7 @@ final class ResultCache: Sendable {
     }
 
     func insert(_ spans: [HighlightSpan], for key: Key) {
-        let cost = key.code.utf8.count + spans.count * MemoryLayout<HighlightSpan>.stride
+        let cost = key.code.count + spans.count * MemoryLayout<HighlightSpan>.stride
         guard capacity > 0, cost <= maxTotalBytes / 4 else { return }
         state.withLock { state in
             state.clock += 1

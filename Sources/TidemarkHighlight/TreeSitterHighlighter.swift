@@ -69,7 +69,7 @@ public final class TreeSitterHighlighter: CodeHighlighter, Sendable {
         if canonical == "diff" { return DiffHighlighter.highlight(code) }
         guard code.utf8.count <= maxInputBytes, let grammar = grammar(named: canonical) else { return nil }
         if code.isEmpty { return [] }
-        let key = ResultCache.Key(language: canonical, code: code)
+        let key = ResultCache.Key(language: canonical, code: Array(code.utf8))
         if let cached = cache.value(for: key) { return cached }
         guard let spans = highlight(code, with: grammar) else { return nil }
         cache.insert(spans, for: key)

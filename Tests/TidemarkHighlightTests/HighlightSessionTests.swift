@@ -129,3 +129,16 @@ struct HighlightSessionTests {
         #expect(session.update(code: code) == highlighter.highlight(code, language: "ruby"))
     }
 }
+
+extension FuzzFindingsHighlightTests {
+    /// `cache-canonical`: the result cache keyed on `String` equality gave
+    /// `e` + U+0301 the spans of `é` (one byte shorter).
+    @Test func fuzz_highlight_cacheKeysOnBytesNotCanonicalEquivalence() throws {
+        let highlighter = TreeSitterHighlighter()
+        try #require(highlighter.supports(language: "swift"))
+        _ = highlighter.highlight("let s = \"\u{E9}\" // x\n", language: "swift")
+        let decomposed = "let s = \"e\u{301}\" // x\n"
+        let fresh = TreeSitterHighlighter(cacheCapacity: 1).highlight(decomposed, language: "swift")
+        #expect(highlighter.highlight(decomposed, language: "swift") == fresh)
+    }
+}

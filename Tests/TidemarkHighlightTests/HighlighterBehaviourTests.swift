@@ -30,9 +30,9 @@ struct HighlighterBehaviourTests {
     @Test("the cache evicts the least recently used entry")
     func cacheIsLRU() {
         let cache = ResultCache(capacity: 2)
-        let a = ResultCache.Key(language: "x", code: "a")
-        let b = ResultCache.Key(language: "x", code: "b")
-        let c = ResultCache.Key(language: "x", code: "c")
+        let a = ResultCache.Key(language: "x", code: Array("a".utf8))
+        let b = ResultCache.Key(language: "x", code: Array("b".utf8))
+        let c = ResultCache.Key(language: "x", code: Array("c".utf8))
         let spans = [HighlightSpan(start: 0, end: 1, kind: .keyword)]
         cache.insert(spans, for: a)
         cache.insert([], for: b)
