@@ -31,6 +31,7 @@ import TidemarkRender
         var jsonBytes: Int
         var text: String
         var labels: [String]
+        var terminalLines: [String]
     }
 
     @Test(arguments: shapes)
@@ -52,7 +53,9 @@ import TidemarkRender
                 for block in level where !block.runs.isEmpty { text += Support.text(block.runs) }
                 level = level.flatMap(\.children)
             }
-            return Outcome(depth: depth, jsonBytes: data.count, text: text, labels: labels)
+            // The terminal writer, on the same stack, at a narrow width.
+            let lines = TerminalWriter(options: TerminalOptions(width: 40)).lines(of: rendered)
+            return Outcome(depth: depth, jsonBytes: data.count, text: text, labels: labels, terminalLines: lines)
         }
         let o = try #require(outcome)
         // Containers down to the cap (a list needs two free levels, so
@@ -62,6 +65,9 @@ import TidemarkRender
         #expect(o.text == "deep text")
         #expect(o.jsonBytes > 0)
         #expect(o.labels.last == "paragraph")
+        // (Narrow and capped: the words may wrap onto two lines.)
+        #expect(o.terminalLines.contains { $0.contains("deep") })
+        #expect(o.terminalLines.contains { $0.contains("text") })
     }
 
     @Test func deepInlineNestingRendersFlat() async {

@@ -149,12 +149,13 @@ public struct TerminalWriter: Sendable {
             return item(marker: StyledLine(info.marker, muted), blocks: blocks, tight: true, width: width)
         case .quote(let blocks):
             let bar = StyledLine("│ ", border)
-            return prefixed(stack(blocks, tight: false, width: width - 2), first: bar, rest: bar, width: width)
+            return prefixed(stack(blocks, tight: false, width: barredWidth(width)), first: bar, rest: bar, width: width)
         case .alert(let info, let blocks):
             let accent = CellStyle(foreground: color(theme.alert[info.kind]))
             let title = CellStyle(foreground: color(theme.alert[info.kind]), bold: true)
-            let content = TextWrapper.wrap([StyledSpan(text: info.title, style: title)], width: width - 2)
-                + stack(blocks, tight: false, width: width - 2)
+            let inner = barredWidth(width)
+            let content = TextWrapper.wrap([StyledSpan(text: info.title, style: title)], width: inner)
+                + stack(blocks, tight: false, width: inner)
             let bar = StyledLine("│ ", accent)
             return prefixed(content, first: bar, rest: bar, width: width)
         case .code(let info):
@@ -197,6 +198,14 @@ public struct TerminalWriter: Sendable {
     /// `first` before the first line, `rest` before the others, unless
     /// that would leave less than `minimumContentWidth` (then the lines
     /// stand as they are: they were laid out at the minimum width).
+    /// The width inside a quote's or alert's bar: the bar is dropped (see
+    /// `prefixed`) once it would leave less than `minimumContentWidth`, and
+    /// then the content keeps the full width — 64 nested quotes on a
+    /// 40-column terminal must still show their text.
+    private func barredWidth(_ width: Int) -> Int {
+        width - 2 >= Self.minimumContentWidth ? width - 2 : width
+    }
+
     private func prefixed(_ lines: [StyledLine], first: StyledLine, rest: StyledLine, width: Int) -> [StyledLine] {
         guard width - max(first.width, rest.width) >= Self.minimumContentWidth else {
             return lines.isEmpty ? [first.trimmingTrailingSpaces()] : lines
