@@ -833,25 +833,22 @@ final class StreamEngine: @unchecked Sendable {
             tailTops = tops
             dirtyFrom = dirty
             tailLog = log
+            // The trailing leaf: last children down through the blocks (a
+            // table is a leaf here; its rows and cells are its own).
+            var q: Int32 = 0
+            while nodes[Int(q)].kind != .table {
+                let c = nodes[Int(q)].lastChild
+                guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
+                q = c
+            }
+            let leafKind = nodes[Int(q)].kind
+            let leafIsTail = Int(q) >= settledNodeCount
             if trailingParagraphNode == -1 {
-                var q: Int32 = 0
-                while true {
-                    let c = nodes[Int(q)].lastChild
-                    guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
-                    q = c
-                }
-                let kind = nodes[Int(q)].kind
-                trailingParagraphNode = (kind == .paragraph || kind == .heading) && Int(q) >= settledNodeCount ? Int(q) : 0
+                trailingParagraphNode = (leafKind == .paragraph || leafKind == .heading) && leafIsTail ? Int(q) : 0
             }
             if trailingTableNode == -1 {
                 trailingTableNode = 0
-                var q: Int32 = 0
-                while nodes[Int(q)].kind != .table {
-                    let c = nodes[Int(q)].lastChild
-                    guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
-                    q = c
-                }
-                if nodes[Int(q)].kind == .table && Int(q) >= settledNodeCount {
+                if leafKind == .table && leafIsTail {
                     // The row before the last one (the header at least).
                     let last = nodes[Int(q)].lastChild
                     var r = nodes[Int(q)].firstChild
