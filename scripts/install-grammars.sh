@@ -109,7 +109,41 @@ grammar_spec_of() {
         pack*) g="$g $LANGUAGE_PACK" ;;
         sharedlib) g="$g $LANGUAGES_WHEEL" ;;
     esac
-    echo "grammar: recipe=$RECIPE_VERSION $g"
+    local p
+    p=$(patches_of "$1")
+    echo "grammar: recipe=$RECIPE_VERSION $g${p:+ patched:$p}"
+}
+
+# --- fixes to third-party grammar sources -------------------------------------
+# patches_of LANG names the fixes apply_patches makes to LANG's sources before
+# compiling (part of the grammar's spec, so a new fix recompiles it).
+patches_of() {
+    case "$1" in
+        swift) echo "scanner-state-alloc" ;;
+        *) echo "" ;;
+    esac
+}
+
+# tree-sitter-swift 0.0.1 (the newest with an ABI Debian's runtime loads)
+# allocates its scanner state with calloc(0, size) and then writes 4 bytes
+# into it: a heap overflow that corrupted other allocations and made
+# highlighting depend on what ran before (found by Fuzz/run.sh highlight).
+# Its deserializer also sign-extends bytes >= 0x80. Each fix must apply.
+apply_patches() {
+    local lang=$1 root=$2 fix
+    for fix in $(patches_of "$lang"); do
+        case "$fix" in
+            scanner-state-alloc)
+                local f="$root/src/scanner.c"
+                grep -q 'calloc(0, sizeof(struct ScannerState))' "$f" || { echo "patch $fix does not apply"; return 1; }
+                sed -i -e 's/calloc(0, sizeof(struct ScannerState))/calloc(1, sizeof(struct ScannerState))/' \
+                    -e 's/((uint32_t) buffer\[\([0-3]\)\])/((uint32_t) (uint8_t) buffer[\1])/g' "$f"
+                grep -q 'calloc(1, sizeof(struct ScannerState))' "$f" && grep -q '(uint8_t) buffer\[3\]' "$f" ||
+                    { echo "patch $fix did not apply"; return 1; }
+                ;;
+            *) echo "unknown patch $fix"; return 1 ;;
+        esac
+    done
 }
 
 # Local queries contribute their hash, so editing our Kotlin query reinstalls it.
@@ -395,6 +429,7 @@ build_one() {
             local sources=("$root/src/parser.c")
             [[ -f $root/src/scanner.c ]] && sources+=("$root/src/scanner.c")
             [[ -f $root/src/scanner.cc ]] && { echo "C++ scanners are not supported"; return 1; }
+            apply_patches "$lang" "$root" || return 1
             cc -O2 -fPIC -shared -std=c11 -I"$root/src" -I"$WORK/compat" "${sources[@]}" -o "$out/parser.so" ||
                 { echo "cc failed"; return 1; }
             ;;

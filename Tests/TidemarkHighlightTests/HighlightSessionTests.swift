@@ -142,3 +142,29 @@ extension FuzzFindingsHighlightTests {
         #expect(highlighter.highlight(decomposed, language: "swift") == fresh)
     }
 }
+
+extension FuzzFindingsHighlightTests {
+    /// `swift-scanner-alloc`: tree-sitter-swift 0.0.1 allocates its scanner
+    /// state with `calloc(0, …)` and writes 4 bytes into it. Under the
+    /// fuzzer's allocator that overwrote a neighbouring allocation, so a
+    /// session update could differ from `highlight()` of the same text
+    /// depending on what ran before (Swift `\u{FFFD}…[link] h*#pe…`). The
+    /// installer patches the scanner; an unpatched grammar fails here and is
+    /// replaced by running scripts/install-grammars.sh again.
+    @Test func fuzz_highlight_swiftScannerStateIsAllocated() throws {
+        try GrammarFixtures.requireGrammar("swift")
+        let version = try String(contentsOfFile: GrammarFixtures.directory + "/swift/VERSION", encoding: .utf8)
+        #expect(version.contains("patched:scanner-state-alloc"), "swift/VERSION: \(version)")
+
+        let highlighter = TreeSitterHighlighter(cacheCapacity: 1)
+        let code = String(repeating: "\u{FFFD}", count: 40) + String(repeating: "\0", count: 52)
+            + "\u{1F}\u{1F}<a1\u{1F}\u{FFFD}[link] h*#pe\0\u{12}(foo\\kbar=>\"\"\n)\n"
+        for _ in 0..<20 {
+            let session = HighlightSession(language: "swift", highlighter: highlighter)
+            for end in [7, 60, code.utf8.count] {
+                let text = String(decoding: Array(code.utf8)[..<end], as: UTF8.self)
+                #expect(session.update(code: text) == highlighter.highlight(text, language: "swift"))
+            }
+        }
+    }
+}
