@@ -13,16 +13,39 @@ func runStreamBenchmark(_ arguments: [String]) {
     guard let path = args.popFirst() else { fail("stream needs a FILE") }
     var chunk = 4
     var naivePrefix = 100_000
+    // For instruction counts (callgrind): `--once` streams once and does
+    // nothing else; `--batch-once` parses once and does nothing else. The
+    // difference of the two totals is the streaming run's count.
+    var once = false
+    var batchOnce = false
     while let a = args.popFirst() {
         switch a {
         case "--chunk": chunk = Int(args.popFirst() ?? "") ?? 0
         case "--naive-prefix": naivePrefix = Int(args.popFirst() ?? "") ?? 0
+        case "--once": once = true
+        case "--batch-once": batchOnce = true
         default: fail("unknown argument '\(a)'")
         }
     }
     guard chunk > 0 else { fail("--chunk needs a positive number") }
     let input = readFile(path)
     let clock = ContinuousClock()
+    if batchOnce {
+        writeStdout(Array("nodes \(Document(parsing: input, options: .default).nodeCount)\n".utf8))
+        return
+    }
+    if once {
+        var stream = MarkdownStream(options: .default)
+        var at = 0
+        var changed = 0
+        while at < input.count {
+            let end = min(input.count, at + chunk)
+            changed &+= stream.append(bytes: input[at..<end]).changedBlocks.count
+            at = end
+        }
+        writeStdout(Array("nodes \(stream.finish().document.nodeCount) changed \(changed)\n".utf8))
+        return
+    }
 
     // One batch parse (best of three).
     var batch = Double.infinity

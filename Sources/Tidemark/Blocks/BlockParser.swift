@@ -13,6 +13,9 @@ final class BlockParser {
 
     @exclusivity(unchecked) var blocks: [Block] = []
     @exclusivity(unchecked) var lines: [Line] = []
+    /// The state `checkpoint()` saves for `rollback(to:)` (streaming; reused).
+    @exclusivity(unchecked) var checkpointChain: [Int32] = []
+    @exclusivity(unchecked) var checkpointSaved: [(index: Int32, block: Block)] = []
     /// The deepest open block.
     @exclusivity(unchecked) var tip: Int32 = 0
     /// Link reference definitions by normalized label; the first one wins.

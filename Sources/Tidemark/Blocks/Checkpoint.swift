@@ -22,10 +22,9 @@ struct BlockCheckpoint {
     var tableAlignmentCount: Int
     var definitions: [[UInt8]: LinkDefinition]
     var footnoteKeys: Set<[UInt8]>
-    /// Blocks that may change, with their state at the checkpoint.
-    var saved: [(index: Int32, block: Block)]
-    /// The open chain at the checkpoint, from the document down to the tip.
-    var openChain: [Int32]
+    // The blocks that may change (with their state at the checkpoint) and
+    // the open chain are kept in the parser's `checkpointSaved` and
+    // `checkpointChain`, whose storage is reused: one checkpoint at a time.
 
     var tip: Int32
     var lineNumber: Int
@@ -48,34 +47,35 @@ struct BlockCheckpoint {
     var repeatableLineLength: Int
     var position: Int
 
-    /// Whether block `b` was closed at the checkpoint (and so can never
-    /// change again: its emitted nodes are final).
-    func isSettled(_ b: Int32) -> Bool {
-        guard Int(b) < blockCount else { return false }
-        // The open chain's indices increase from the document to the tip.
-        var lo = 0, hi = openChain.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if openChain[mid] < b { lo = mid + 1 } else { hi = mid }
-        }
-        return !(lo < openChain.count && openChain[lo] == b)
-    }
 }
 
 extension BlockParser {
+    /// Whether block `b` was closed at checkpoint `c` (and so can never
+    /// change again: its emitted nodes are final).
+    func isSettled(_ b: Int32, at c: BlockCheckpoint) -> Bool {
+        guard Int(b) < c.blockCount else { return false }
+        // The open chain's indices increase from the document to the tip.
+        var lo = 0, hi = checkpointChain.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if checkpointChain[mid] < b { lo = mid + 1 } else { hi = mid }
+        }
+        return !(lo < checkpointChain.count && checkpointChain[lo] == b)
+    }
+
     func checkpoint() -> BlockCheckpoint {
-        var chain: [Int32] = []
-        var saved: [(index: Int32, block: Block)] = []
+        checkpointChain.removeAll(keepingCapacity: true)
+        checkpointSaved.removeAll(keepingCapacity: true)
         var b: Int32 = 0
         while true {
-            chain.append(b)
-            saved.append((b, blocks[Int(b)]))
+            checkpointChain.append(b)
+            checkpointSaved.append((b, blocks[Int(b)]))
             let prev = blocks[Int(b)].prev
-            if prev >= 0 { saved.append((prev, blocks[Int(prev)])) }
+            if prev >= 0 { checkpointSaved.append((prev, blocks[Int(prev)])) }
             let last = blocks[Int(b)].lastChild
             guard last >= 0 else { break }
             if !blocks[Int(last)].isOpen {
-                saved.append((last, blocks[Int(last)]))
+                checkpointSaved.append((last, blocks[Int(last)]))
                 break
             }
             b = last
@@ -83,7 +83,6 @@ extension BlockParser {
         return BlockCheckpoint(
             blockCount: blocks.count, lineCount: lines.count, lineStartCount: lineStarts.count,
             tableAlignmentCount: tableAlignments.count, definitions: definitions, footnoteKeys: footnoteKeys,
-            saved: saved, openChain: chain,
             tip: tip, lineNumber: lineNumber, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
             column: column, firstNonspace: firstNonspace, firstNonspaceColumn: firstNonspaceColumn,
             indent: indent, blank: blank, partiallyConsumedTab: partiallyConsumedTab,
@@ -96,7 +95,7 @@ extension BlockParser {
 
     func rollback(to c: BlockCheckpoint) {
         if blocks.count > c.blockCount { blocks.removeSubrange(c.blockCount...) }
-        for (i, blk) in c.saved { blocks[Int(i)] = blk }
+        for (i, blk) in checkpointSaved { blocks[Int(i)] = blk }
         if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }
         if lineStarts.count > c.lineStartCount { lineStarts.removeSubrange(c.lineStartCount...) }
         if tableAlignments.count > c.tableAlignmentCount { tableAlignments.removeSubrange(c.tableAlignmentCount...) }

@@ -146,8 +146,16 @@ extension BlockParser {
         rowNode.flags = header ? 1 : 0
         let r = BlockParser.appendNode(rowNode, parent: node, into: &out)
         let cells = BlockParser.splitRow(s, Int(l.start), Int(l.end))
-        for col in 0..<aligns.count {
-            let range = col < cells.count ? cells[col] : (Int(l.end), Int(l.end))
+        emitTableCells(cells, from: 0, rowEnd: Int(l.end), aligns: aligns, row: r, into: &out, inline: inline)
+    }
+
+    /// Emits the cells `first...` of a row (`cells` from `splitRow`; columns
+    /// past them are empty cells at the row's end) as children of `row`.
+    func emitTableCells(_ cells: [(Int, Int)], from first: Int, rowEnd: Int, aligns: [TableAlignment], row r: Int32,
+                        into out: inout [RawNode], inline: InlineParser) {
+        guard first < aligns.count else { return }
+        for col in first..<aligns.count {
+            let range = col < cells.count ? cells[col] : (rowEnd, rowEnd)
             var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
             cellNode.small = UInt16(aligns[col].rawValue)
             let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)

@@ -108,19 +108,14 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var provisionalShown: [BlockID: Int] = [:]
     // The last update, without its document (holding the document here
     // would keep the storage from being reused).
-    @exclusivity(unchecked) private var lastChanged: [BlockID] = []
-    @exclusivity(unchecked) private var lastInserted: [BlockID] = []
-    @exclusivity(unchecked) private var lastRemoved: [BlockID] = []
-    @exclusivity(unchecked) private var lastTailIDs: [BlockID] = []
-    @exclusivity(unchecked) private var lastTailStarts: [Int] = []
-    @exclusivity(unchecked) private var lastSettledStarts: [Int] = []
+    @exclusivity(unchecked) private var lastLayout = StreamLayout.empty
+    @exclusivity(unchecked) private var lastDiff = StreamDiff.empty
     @exclusivity(unchecked) private var lastFinal = false
+    var lastTailIDs: [BlockID] { lastLayout.tailIDs }
 
     var lastUpdate: StreamUpdate {
-        StreamUpdate(document: Document(storage: storage, options: options), settledIDs: settledIDs,
-                     settledStarts: lastSettledStarts, tailIDs: lastTailIDs, tailStarts: lastTailStarts,
-                     changed: lastChanged, inserted: lastInserted, removed: lastRemoved,
-                     settledCount: lastFinal ? settledIDs.count + lastTailIDs.count : settledIDs.count,
+        StreamUpdate(document: Document(storage: storage, options: options), layout: lastLayout, diff: lastDiff,
+                     settledCount: lastFinal ? lastLayout.settledIDs.count + lastLayout.tailIDs.count : lastLayout.settledIDs.count,
                      isFinal: lastFinal)
     }
 
@@ -163,12 +158,8 @@ final class StreamEngine: @unchecked Sendable {
         e.provisionalShown = provisionalShown
         e.publishedPending = publishedPending
         e.footnoteSignature = footnoteSignature
-        e.lastChanged = lastChanged
-        e.lastInserted = lastInserted
-        e.lastRemoved = lastRemoved
-        e.lastTailIDs = lastTailIDs
-        e.lastTailStarts = lastTailStarts
-        e.lastSettledStarts = lastSettledStarts
+        e.lastLayout = lastLayout
+        e.lastDiff = lastDiff
         e.lastFinal = lastFinal
         e.lastDefinitions = lastDefinitions
         e.lastFootnoteKeys = lastFootnoteKeys
@@ -437,22 +428,45 @@ final class StreamEngine: @unchecked Sendable {
         let row = Int(storage.nodes[t].lastChild)
         guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row) else { return false }
         reclaim()
+        let oldEnd = Int(trailingRow.end)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingRow.end = Int32(newCount)
         var nodes = storage.nodes
         storage.nodes = []
-        nodes.removeSubrange(row...)
-        nodes[t].lastChild = trailingPreviousRow
-        nodes[Int(trailingPreviousRow)].next = -1
         let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
-            parser.emitTableRow(trailingRow, header: false, aligns: trailingAlignments, table: Int32(t), into: &nodes, inline: inline)
+            // Cells that end before the new bytes keep their range, and so
+            // their nodes (a cell's inlines are its own): only the cells
+            // from the first one whose range moved are emitted again.
+            let start = Int(trailingRow.start)
+            let cells = BlockParser.splitRow(source, start, newCount)
+            var first = 0
+            if oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\")) && source[oldEnd - 1] != UInt8(ascii: "\\") {
+                let old = BlockParser.splitRow(source, start, oldEnd)
+                let limit = min(old.count, cells.count, trailingAlignments.count)
+                while first < limit && old[first] == cells[first] && old[first].1 < oldEnd { first += 1 }
+            }
+            nodes[row].end = UInt32(newCount)
+            if first == 0 {
+                nodes.removeSubrange((row + 1)...)
+                nodes[row].firstChild = -1
+                nodes[row].lastChild = -1
+            } else {
+                var cell = nodes[row].firstChild
+                for _ in 1..<first { cell = nodes[Int(cell)].next }
+                let next = nodes[Int(cell)].next
+                if next >= 0 { nodes.removeSubrange(Int(next)...) }
+                nodes[Int(cell)].next = -1
+                nodes[row].lastChild = cell
+            }
+            parser.emitTableCells(cells, from: first, rowEnd: newCount, aligns: trailingAlignments, row: Int32(row),
+                                  into: &nodes, inline: inline)
             parser.s = Bytes(start: nil, count: 0)
         }
         storage.arena = inline.arena
@@ -566,12 +580,9 @@ final class StreamEngine: @unchecked Sendable {
     private func trailingBlockChanged() -> Bool {
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
-        if lastChanged.count != 1 || lastChanged[0] != id {
-            lastChanged.removeAll(keepingCapacity: true)
-            lastChanged.append(id)
+        if lastDiff.changed.count != 1 || lastDiff.changed[0] != id || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty {
+            lastDiff = StreamDiff(changed: [id], inserted: [], removed: [])
         }
-        if !lastInserted.isEmpty { lastInserted = [] }
-        if !lastRemoved.isEmpty { lastRemoved = [] }
         lastFinal = false
         return true
     }
@@ -984,16 +995,9 @@ final class StreamEngine: @unchecked Sendable {
         tailBlocks = newTail
 
         storage = snapshot
-        lastChanged = changed
-        lastInserted = inserted
-        lastRemoved = removed
-        lastTailIDs = tailIDs
-        lastTailStarts = tailStarts
-        if let r = provisional {
-            lastSettledStarts = Array(settledNodeStarts[..<r]) + provisionalStarts
-        } else {
-            lastSettledStarts = settledNodeStarts
-        }
+        lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
+        let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
+        lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
         lastFinal = finalInput
         return lastUpdate
     }

@@ -19,21 +19,26 @@ public struct StreamUpdate: Sendable {
     /// The whole document so far; equal to `Document(parsing: textSoFar)`.
     public let document: Document
     // Settled and unsettled top-level blocks, kept apart so that an update
-    // costs no copy of the (growing) settled list.
-    let settledIDs: [BlockID]
-    let settledStarts: [Int]
-    let tailIDs: [BlockID]
-    let tailStarts: [Int]
-    /// Top-level blocks that are the same block with new content.
-    public let changed: [BlockID]
-    /// New top-level blocks.
-    public let inserted: [BlockID]
-    /// Top-level blocks that are gone.
-    public let removed: [BlockID]
+    // costs no copy of the (growing) settled list; shared by every update
+    // until the layout changes (one reference to count, not four).
+    let layout: StreamLayout
+    // The diff, shared by consecutive updates that report the same one.
+    let diff: StreamDiff
     /// Top-level blocks `0..<settledCount` are settled.
     public let settledCount: Int
     /// Whether this is the update of `finish()`.
     public let isFinal: Bool
+
+    var settledIDs: [BlockID] { layout.settledIDs }
+    var settledStarts: [Int] { layout.settledStarts }
+    var tailIDs: [BlockID] { layout.tailIDs }
+    var tailStarts: [Int] { layout.tailStarts }
+    /// Top-level blocks that are the same block with new content.
+    public var changed: [BlockID] { diff.changed }
+    /// New top-level blocks.
+    public var inserted: [BlockID] { diff.inserted }
+    /// Top-level blocks that are gone.
+    public var removed: [BlockID] { diff.removed }
 
     /// The number of top-level blocks.
     public var blockCount: Int { settledIDs.count + tailIDs.count }
@@ -99,4 +104,36 @@ public struct StreamUpdate: Sendable {
         }
         return settled.reversed() + tail
     }
+}
+
+/// The top-level blocks of an update: ids and document-order node indices.
+final class StreamLayout: Sendable {
+    let settledIDs: [BlockID]
+    let settledStarts: [Int]
+    let tailIDs: [BlockID]
+    let tailStarts: [Int]
+
+    init(settledIDs: [BlockID], settledStarts: [Int], tailIDs: [BlockID], tailStarts: [Int]) {
+        self.settledIDs = settledIDs
+        self.settledStarts = settledStarts
+        self.tailIDs = tailIDs
+        self.tailStarts = tailStarts
+    }
+
+    static let empty = StreamLayout(settledIDs: [], settledStarts: [], tailIDs: [], tailStarts: [])
+}
+
+/// What an update changed (see `StreamUpdate`).
+final class StreamDiff: Sendable {
+    let changed: [BlockID]
+    let inserted: [BlockID]
+    let removed: [BlockID]
+
+    init(changed: [BlockID], inserted: [BlockID], removed: [BlockID]) {
+        self.changed = changed
+        self.inserted = inserted
+        self.removed = removed
+    }
+
+    static let empty = StreamDiff(changed: [], inserted: [], removed: [])
 }

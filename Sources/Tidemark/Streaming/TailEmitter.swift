@@ -66,7 +66,7 @@ extension BlockParser {
             guard b >= 0 else { continue }
             let blk = blocks[Int(b)]
             if blk.next >= 0 { stack.append((blk.next, parent)) }
-            let settled = cp.isSettled(b)
+            let settled = isSettled(b, at: cp)
             let isContainer: Bool
             switch blk.kind {
             case .document, .list, .item, .blockQuote, .alert, .footnoteDefinition: isContainer = true
@@ -160,7 +160,7 @@ extension BlockParser {
         let blk = blocks[Int(b)]
         // Rows of complete lines are final once the delimiter row was, that
         // is when the block was a table already at the checkpoint.
-        let wasTable = cp.saved.contains { $0.index == b && $0.block.kind == .table }
+        let wasTable = checkpointSaved.contains { $0.index == b && $0.block.kind == .table }
         let complete = wasTable ? max(0, min(Int(blk.lineCount), cp.lineCount - Int(blk.firstLine))) : 0
         var mark = (row: complete, node: 0, arena: 0, lastRow: Int32(-1))
         emitTable(b, node: Int32(index), fromRow: fromRow, into: &nodes, inline: inline, mark: &mark)
