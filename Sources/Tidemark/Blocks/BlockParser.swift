@@ -13,6 +13,10 @@ final class BlockParser {
 
     @exclusivity(unchecked) var blocks: [Block] = []
     @exclusivity(unchecked) var lines: [Line] = []
+    /// `emitTail`'s work stack (streaming), kept between snapshots.
+    @exclusivity(unchecked) var tailStack: [(block: Int32, parent: Int32)] = []
+    /// `emitInlines`' work stack, kept to avoid an allocation per leaf.
+    @exclusivity(unchecked) var emitStack: [(Int32, Int32, Bool)] = []
     /// The state `checkpoint()` saves for `rollback(to:)` (streaming; reused).
     @exclusivity(unchecked) var checkpointChain: [Int32] = []
     @exclusivity(unchecked) var checkpointSaved: [(index: Int32, block: Block)] = []

@@ -139,7 +139,11 @@ extension BlockParser {
     /// Copies the parsed inlines into the store under `parent`, merging
     /// adjacent text and mapping content offsets to source offsets.
     func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
-        var stack: [(Int32, Int32, Bool)] = [(p.nodes[0].first, parent, false)]
+        // The work stack is the parser's, kept between leaves: no allocation.
+        var stack = emitStack
+        emitStack = []
+        defer { stack.removeAll(keepingCapacity: true); emitStack = stack }
+        stack.append((p.nodes[0].first, parent, false))
         let emails = options.contains(.autolink)
         while let (x0, rp, inLink) = stack.popLast() {
             var x = x0

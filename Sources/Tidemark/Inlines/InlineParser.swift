@@ -34,6 +34,8 @@ final class InlineParser {
     @exclusivity(unchecked) var backtickCursor: [Int: Int] = [:]
 
     @exclusivity(unchecked) var html = RawHTML.Memo()
+    /// `processEmphasis`'s lower bounds for opener searches (see there).
+    @exclusivity(unchecked) var openersBottom: [Int32] = []
 
     /// Which bytes stop the plain-text scan: 1 always, 2 only when they may
     /// start an extended autolink.
@@ -447,13 +449,15 @@ final class InlineParser {
         // Lower bounds for opener searches, by delimiter character, whether
         // the closer can also open, and its length mod 3 (the appendix's
         // `openers_bottom`): without them `*a **b ***c …` is quadratic.
-        var openersBottom = [Int32](repeating: bottom, count: 18)
         var closer = delimiterTop
         if closer < 0 || closer == bottom { return }
         while delimiters[Int(closer)].prev != bottom && delimiters[Int(closer)].prev >= 0 {
             closer = delimiters[Int(closer)].prev
         }
         if closer == bottom { return }
+        // (A member array, so that a leaf's emphasis allocates nothing.)
+        if openersBottom.count != 18 { openersBottom = [Int32](repeating: bottom, count: 18) }
+        for k in 0..<18 { openersBottom[k] = bottom }
         while closer >= 0 {
             let d = delimiters[Int(closer)]
             if !d.canClose {

@@ -100,6 +100,16 @@ final class StreamEngine: @unchecked Sendable {
     /// whether the next snapshot may reuse it.
     @exclusivity(unchecked) private var tailLog: [TailEntry] = []
     @exclusivity(unchecked) private var tailLogValid = false
+    // Arrays a snapshot fills and the next one reuses (no allocation).
+    @exclusivity(unchecked) private var tailLogScratch: [TailEntry] = []
+    @exclusivity(unchecked) private var tailTopsScratch: [Int] = []
+    @exclusivity(unchecked) private var tailIDsScratch: [BlockID] = []
+    @exclusivity(unchecked) private var tailStartsScratch: [Int] = []
+    @exclusivity(unchecked) private var tailBlocksScratch: [(start: Int, id: BlockID, hash: Int)] = []
+    @exclusivity(unchecked) private var changedScratch: [BlockID] = []
+    @exclusivity(unchecked) private var insertedScratch: [BlockID] = []
+    /// Whether the last layout's settled part showed provisional re-emissions.
+    @exclusivity(unchecked) private var lastLayoutProvisional = false
     /// Entries of `storage.lineStarts` that are the parser's (settled).
     @exclusivity(unchecked) private var syncedLineStarts = 0
     @exclusivity(unchecked) private var nextID: UInt64 = 1
@@ -159,6 +169,7 @@ final class StreamEngine: @unchecked Sendable {
         e.publishedPending = publishedPending
         e.footnoteSignature = footnoteSignature
         e.lastLayout = lastLayout
+        e.lastLayoutProvisional = lastLayoutProvisional
         e.lastDiff = lastDiff
         e.lastFinal = lastFinal
         e.lastDefinitions = lastDefinitions
@@ -780,7 +791,8 @@ final class StreamEngine: @unchecked Sendable {
         storage.lineStarts = []
         // Node indices of the tail's top-level blocks; for settled blocks
         // re-emitted with a tail-only definition, their indices and hashes.
-        var tailTops: [Int] = []
+        var tailTops = tailTopsScratch
+        tailTopsScratch = []
         var provisionalStarts: [Int] = []
         var provisionalHashes: [Int] = []
         var provisional: Int? = nil
@@ -839,11 +851,13 @@ final class StreamEngine: @unchecked Sendable {
                 arenaCursor = inline.arena.count
             }
             let first = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
-            let (tops, log, dirty) = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
-                                                cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse)
-            tailTops = tops
-            dirtyFrom = dirty
-            tailLog = log
+            var newLog = tailLogScratch
+            tailLogScratch = []
+            dirtyFrom = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
+                                   cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse,
+                                   tops: &tailTops, newLog: &newLog)
+            swap(&tailLog, &newLog)
+            tailLogScratch = newLog
             // The trailing leaf: last children down through the blocks (a
             // table is a leaf here; its rows and cells are its own).
             var q: Int32 = 0
@@ -888,8 +902,14 @@ final class StreamEngine: @unchecked Sendable {
         #endif
         nodes[0].end = UInt32(storage.source.count)
 
-        var snapshot = DocumentStorage(source: storage.source, nodes: nodes, arena: arena, lineStarts: lineStarts)
-        storage.source = []
+        // The arrays go back into the (uniquely held) storage object.
+        storage.nodes = nodes
+        storage.arena = arena
+        storage.lineStarts = lineStarts
+        nodes = []
+        arena = []
+        lineStarts = []
+        var snapshot = storage
         // Footnote numbers depend on the whole document: a reference or a
         // definition anywhere can renumber a settled block's references.
         // When the numbering changes, every block with a footnote is
@@ -917,9 +937,12 @@ final class StreamEngine: @unchecked Sendable {
 
         // Ids and the diff: only blocks this append touched are looked at.
         let settledCount = settledIDs.count
-        var tailIDs: [BlockID] = []
-        var tailStarts: [Int] = []
-        var newTail: [(start: Int, id: BlockID, hash: Int)] = []
+        var tailIDs = tailIDsScratch
+        var tailStarts = tailStartsScratch
+        var newTail = tailBlocksScratch
+        tailIDs.removeAll(keepingCapacity: true)
+        tailStarts.removeAll(keepingCapacity: true)
+        newTail.removeAll(keepingCapacity: true)
         // (Few ids each time: linear searches, no hashing.) A block is
         // reported changed when its fingerprint moved, and also — erring on
         // the side of a redraw — when a definition it missed arrived or
@@ -927,7 +950,9 @@ final class StreamEngine: @unchecked Sendable {
         func justSettledIndex(_ id: BlockID) -> Int? { justSettled.firstIndex { $0.id == id } }
         func justSettledContains(_ id: BlockID) -> Bool { justSettledIndex(id) != nil }
         let firstJustSettled = settledCount - justSettled.count
-        var changed: [BlockID] = [], inserted: [BlockID] = []
+        var changed = changedScratch, inserted = insertedScratch
+        changed.removeAll(keepingCapacity: true)
+        inserted.removeAll(keepingCapacity: true)
         var newlyInserted: [BlockID] = []
         for (j, entry) in justSettled.enumerated() {
             let id = entry.id
@@ -970,7 +995,6 @@ final class StreamEngine: @unchecked Sendable {
         for k in renumbered where k < settledCount && !changed.contains(settledIDs[k]) && !inserted.contains(settledIDs[k]) {
             changed.append(settledIDs[k])
         }
-        let renumberedTail = Set(renumbered.filter { $0 >= settledCount }.map { $0 - settledCount })
         for k in tailTops.indices {
             let from = tailTops[k]
             let to = k + 1 < tailTops.count ? tailTops[k + 1] : snapshot.nodes.count
@@ -979,7 +1003,8 @@ final class StreamEngine: @unchecked Sendable {
             let id: BlockID
             if let old = previousTail.first(where: { $0.start == start && !justSettledContains($0.id) }) {
                 id = old.id
-                if old.hash != h || to > dirtyFrom || previousHadPending || definitionsMoved || renumberedTail.contains(k) {
+                if old.hash != h || to > dirtyFrom || previousHadPending || definitionsMoved
+                    || (!renumbered.isEmpty && renumbered.contains(settledCount + k)) {
                     changed.append(id)
                 }
             } else {
@@ -991,13 +1016,33 @@ final class StreamEngine: @unchecked Sendable {
             tailStarts.append(from)
             newTail.append((start, id, h))
         }
-        let removed = previousTail.map(\.id).filter { id in !tailIDs.contains(id) && !justSettledContains(id) }
+        var removed: [BlockID] = []
+        for t in previousTail where !tailIDs.contains(t.id) && !justSettledContains(t.id) { removed.append(t.id) }
+        tailBlocksScratch = tailBlocks
         tailBlocks = newTail
 
         storage = snapshot
-        lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
-        let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
-        lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
+        // The diff and the layout objects are shared with the last update
+        // when nothing in them changed (the common case: the trailing block
+        // changed again), so a snapshot allocates neither.
+        if changed != lastDiff.changed || inserted != lastDiff.inserted || removed != lastDiff.removed {
+            lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
+        }
+        changedScratch = changed
+        insertedScratch = inserted
+        let settledSame = justSettled.isEmpty && provisional == nil && !lastLayoutProvisional
+            && lastLayout.settledIDs.count == settledIDs.count
+        if !settledSame {
+            let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
+            lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
+        } else if tailIDs != lastLayout.tailIDs || tailStarts != lastLayout.tailStarts {
+            lastLayout = StreamLayout(settledIDs: lastLayout.settledIDs, settledStarts: lastLayout.settledStarts,
+                                      tailIDs: tailIDs, tailStarts: tailStarts)
+        }
+        lastLayoutProvisional = provisional != nil
+        tailIDsScratch = tailIDs
+        tailStartsScratch = tailStarts
+        tailTopsScratch = tailTops
         lastFinal = finalInput
         return lastUpdate
     }

@@ -33,18 +33,19 @@ extension BlockParser {
     /// Emits the top-level blocks from `first` (and their siblings) under the
     /// root. `nodes` may still hold the previous snapshot's tail from
     /// `cursor` on (and the arena its bytes from `arenaCursor` on); `log` says
-    /// what that tail was. Returns the node index of each top-level block and
-    /// the log of this emission.
+    /// what that tail was. Sets `tops` to the node index of each top-level
+    /// block and `newLog` to the log of this emission (both cleared first;
+    /// the caller keeps them between snapshots, so no allocation); returns
+    /// the first node that may differ from the previous snapshot's.
     func emitTail(from first: Int32, checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
                   inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
-                  log: [TailEntry], reuse: Bool) -> (tops: [Int], log: [TailEntry], dirtyFrom: Int) {
+                  log: [TailEntry], reuse: Bool, tops: inout [Int], newLog: inout [TailEntry]) -> Int {
         var cursor = startCursor
         var arenaCursor = startArena
         var reusing = reuse
         var k = 0
-        var newLog: [TailEntry] = []
-        newLog.reserveCapacity(log.count + 2)
-        var tops: [Int] = []
+        newLog.removeAll(keepingCapacity: true)
+        tops.removeAll(keepingCapacity: true)
         // The first node that may differ from the previous snapshot's.
         var dirtyFrom = Int.max
         if !reusing {
@@ -61,7 +62,10 @@ extension BlockParser {
             nodes[Int(parent)].lastChild = Int32(index)
         }
 
-        var stack: [(block: Int32, parent: Int32)] = [(first, 0)]
+        var stack = tailStack
+        tailStack = []
+        defer { stack.removeAll(keepingCapacity: true); tailStack = stack }
+        stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
             guard b >= 0 else { continue }
             let blk = blocks[Int(b)]
@@ -150,7 +154,7 @@ extension BlockParser {
             if nodes.count > cursor { nodes.removeSubrange(cursor...) }
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
-        return (tops, newLog, dirtyFrom)
+        return dirtyFrom
     }
 
     /// Emits an open table's rows from `fromRow` on (its node is in place)
