@@ -92,7 +92,7 @@ final class BlockParser {
         var i = position
         while i < n {
             var e = i
-            while e < n && s[e] != 0x0A && s[e] != 0x0D { e += 1 }
+            e = BlockScan.findLineEnd(s, e, n)
             if e == n && !final { break }
             var next = e
             if e < n {

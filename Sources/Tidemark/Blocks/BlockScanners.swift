@@ -16,6 +16,43 @@ typealias Bytes = UnsafeBufferPointer<UInt8>
 }
 
 enum BlockScan {
+    /// The first index in `from..<to` holding `byte` (or `to`), eight bytes
+    /// at a time: a word has a zero byte where it equals `byte` (the
+    /// classic "has zero byte" test on `word ^ pattern`).
+    @inline(__always)
+    static func find(_ byte: UInt8, _ s: Bytes, _ from: Int, _ to: Int) -> Int {
+        var i = from
+        if let base = s.baseAddress {
+            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+            while i + 8 <= to {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ pattern
+                if (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+        }
+        while i < to && s[i] != byte { i += 1 }
+        return i
+    }
+
+    /// The first index in `from..<to` holding a line ending byte (LF or CR),
+    /// or `to`; eight bytes at a time.
+    @inline(__always)
+    static func findLineEnd(_ s: Bytes, _ from: Int, _ to: Int) -> Int {
+        var i = from
+        if let base = s.baseAddress {
+            while i + 8 <= to {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let lf = w ^ 0x0A0A_0A0A_0A0A_0A0A
+                let cr = w ^ 0x0D0D_0D0D_0D0D_0D0D
+                let hit = ((lf &- 0x0101_0101_0101_0101) & ~lf) | ((cr &- 0x0101_0101_0101_0101) & ~cr)
+                if hit & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+        }
+        while i < to && s[i] != 0x0A && s[i] != 0x0D { i += 1 }
+        return i
+    }
+
     /// Whether `s[a..<a+count]` and `s[b..<b+count]` hold the same bytes.
     static func equalBytes(_ s: Bytes, _ a: Int, _ b: Int, _ count: Int) -> Bool {
         var k = 0

@@ -200,7 +200,8 @@ extension BlockParser {
         var segStart = a
         var i = a
         while i < e {
-            guard s[i] == UInt8(ascii: "@") else { i += 1; continue }
+            i = BlockScan.find(UInt8(ascii: "@"), s, i, e)
+            guard i < e else { break }
             var l = i
             while l > segStart {
                 let b = s[l - 1]
