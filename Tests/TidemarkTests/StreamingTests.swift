@@ -93,6 +93,28 @@ import Testing
         }
     }
 
+    /// Plain bytes after a closed construct, in table cells, and the bytes
+    /// that only open a construct (`[` `(` `<` `!` `&`): the plain-text fast
+    /// path, checked against a batch parse after every chunk, with the diff.
+    @Test func plainTextAfterConstructsAndInCells() {
+        let docs = [
+            "Some **bold** then more words, and `code` too; [a link](http://x.org) then text.\n",
+            "An entity &amp; then text, an escape \\* then text, ~~struck~~ then text.\n",
+            "Math $x^2$ then 12 words, <b>html</b> then 'quoted' \"text\": a=b (paren [bracket <angle !bang &amp\n",
+            "__under__score then x, *em*then y, **a**b and a\\ b.\n",
+            "# Heading with **bold** then words\n\ntext www.example.com and more text a@b.co and more\n",
+            "| a | b | c |\n| - | - | - |\n| x **y** z | w `q` r | s t u v |\n| one | two |\n| 1 | 2 | 3 | 4 | 5 |\n",
+            "- item **one** then words\n  - nested `code` then words [x](y) then\n",
+            "[a]: /u\n\n[a] then words [a] and more\n",
+        ]
+        for d in docs {
+            for size in [1, 2, 3, 4, 5, 9] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
+            }
+        }
+    }
+
     @Test func untouchedBlocksKeepTheirIDs() {
         var stream = MarkdownStream()
         stream.append("# Title\n\nFirst paragraph.\n\nSecond")

@@ -224,41 +224,85 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Bytes that can never change the structure when appended to plain
-    /// text at the end of a paragraph: printable ASCII except what starts,
-    /// ends or delimits a Markdown construct.
+    /// text at the end of a paragraph: printable ASCII except what ends or
+    /// delimits a Markdown construct. Bytes that only *open* one (`[`, `(`,
+    /// `<`, `!`, `&`) are plain: what they open needs a closing byte (`]`,
+    /// `)`, `>`, `;`), which is not. Punctuation such as `'` `"` `:` only
+    /// matters for the flanking of a delimiter run next to it, and a text
+    /// that ends in a run never takes this path. `\\` is excluded (it makes
+    /// the next byte literal and leaves the text), as is `#` (a heading's
+    /// closing sequence), `|` (a table row) and `@` (an e-mail address).
     private static let plainByte: [Bool] = {
         var t = [Bool](repeating: false, count: 256)
         for b in 0x20...0x7E { t[b] = true }
-        for ch in "\\`*_[]()!<>&~$|@;:=#\"'" { t[Int(ch.asciiValue!)] = false }
+        for ch in "\\`*_])>~$|@;#" { t[Int(ch.asciiValue!)] = false }
         return t
     }()
 
     /// The fast path (issue: "appending plain text to the trailing paragraph
-    /// takes a fast path"): when the block structure of the trailing
-    /// paragraph's last line is decided (see `lineDecided`) and the paragraph
-    /// ends in a plain text node, plain bytes only lengthen that text node
-    /// and the ends of its ancestors. Anything else — or any doubt — takes
-    /// the exact path.
+    /// takes a fast path"): when the block structure of the trailing leaf's
+    /// last line is decided (see `lineDecided`) — a paragraph, an ATX
+    /// heading, or the last cell of a table's last row — plain bytes only
+    /// lengthen the leaf's last text node (or, after a closed construct such
+    /// as `**strong**` or a code span, add one) and move the ends of its
+    /// ancestors. Anything else — or any doubt — takes the exact path.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         for b in bytes where !StreamEngine.plainByte[Int(b)] { return false }
-        // (No local copy of the node array: it would force a copy on write.)
-        let last = storage.nodes.count - 1
-        guard last >= settledNodeCount, last > 0 else { return false }
-        let text = storage.nodes[last]
-        guard text.kind == .text, !text.a.isArena, text.parent >= 0 else { return false }
-        let para = storage.nodes[Int(text.parent)]
         let sourceCount = storage.source.count
-        guard para.kind == .paragraph || para.kind == .heading, para.lastChild == Int32(last), Int(para.end) == sourceCount,
-              Int(text.parent) == trailingParagraphNode, trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true
-        else { return false }
-        let lineContentStart = Int(trailingParagraphLines[trailingParagraphLines.count - 1].start)
+        // The leaf (a paragraph, a heading or a table cell) and where the
+        // content of its last line starts.
+        let leaf: Int
+        let lineContentStart: Int
+        var inCell = false
+        if trailingParagraphNode > 0 {
+            leaf = trailingParagraphNode
+            guard leaf >= settledNodeCount, leaf < storage.nodes.count, Int(storage.nodes[leaf].end) == sourceCount,
+                  let line = trailingParagraphLines.last, Int(line.end) == sourceCount else { return false }
+            lineContentStart = Int(line.start)
+        } else if trailingTableNode > 0 {
+            let t = trailingTableNode
+            guard t >= settledNodeCount, t < storage.nodes.count, Int(storage.nodes[t].end) == sourceCount,
+                  Int(trailingRow.end) == sourceCount else { return false }
+            let row = storage.nodes[t].lastChild
+            guard row > Int32(t), Int(storage.nodes[Int(row)].end) == sourceCount else { return false }
+            let cell = storage.nodes[Int(row)].lastChild
+            guard cell > row else { return false }
+            leaf = Int(cell)
+            // The cell must be the one the new bytes extend: it starts
+            // after the row's last pipe (an escaped pipe inside it, or a cell
+            // past the table's columns, takes the exact path).
+            var k = sourceCount
+            while k > Int(trailingRow.start) && storage.source[k - 1] != UInt8(ascii: "|") { k -= 1 }
+            guard Int(storage.nodes[leaf].start) >= k else { return false }
+            lineContentStart = k
+            inCell = true
+        } else {
+            return false
+        }
         var trimmed = sourceCount
         while trimmed > lineContentStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
-        guard Int(text.end) == trimmed, text.a.end == trimmed else { return false }
+        let c = Int(storage.nodes[leaf].lastChild)
+        // (No local copy of the node array: it would force a copy on write.)
+        guard c > leaf, c == storage.nodes.count - 1 || storage.nodes[c].firstChild >= 0,
+              Int(storage.nodes[c].end) == trimmed else { return false }
+        if inCell && Int(storage.nodes[leaf].end) != trimmed { return false }
+        let last = storage.nodes[c]
+        // The text grows in place when it is plain source text; after any
+        // other node a new text node follows it.
+        let extend = last.kind == .text && !last.a.isArena && last.a.end == trimmed && c == storage.nodes.count - 1
+        if !extend && c != storage.nodes.count - 1 {
+            // The last child has children: its subtree must end the array.
+            var d = c
+            while storage.nodes[d].lastChild >= 0 { d = Int(storage.nodes[d].lastChild) }
+            guard d == storage.nodes.count - 1 else { return false }
+        }
+        // A delimiter run, escape or math/code delimiter at the end could
+        // read the next byte; a leading space or tab reads the same as the
+        // end of the content did.
         let lastByte = storage.source[sourceCount - 1]
-        if lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~")
-            || lastByte == UInt8(ascii: "\\") { return false }
+        if !isSpaceOrTab(bytes[0]) && (lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~")
+            || lastByte == UInt8(ascii: "\\") || lastByte == UInt8(ascii: "$") || lastByte == UInt8(ascii: "`")) { return false }
         if options.contains(.autolink) {
             // The word being extended must not be (the start of) a URL.
             var k = sourceCount
@@ -285,10 +329,21 @@ final class StreamEngine: @unchecked Sendable {
         let newCount = storage.source.count
         var newTrimmed = newCount
         while newTrimmed > trimmed && isSpaceOrTab(storage.source[newTrimmed - 1]) { newTrimmed -= 1 }
-        storage.nodes[last].end = UInt32(newTrimmed)
-        storage.nodes[last].a.length = UInt32(newTrimmed - text.a.start)
-        trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        var p = text.parent
+        if extend {
+            storage.nodes[c].end = UInt32(newTrimmed)
+            storage.nodes[c].a.length = UInt32(newTrimmed - last.a.start)
+        } else if newTrimmed > trimmed {
+            var text = RawNode(kind: .text, start: trimmed, end: newTrimmed)
+            text.a = ByteRef.source(trimmed, newTrimmed)
+            _ = BlockParser.appendNode(text, parent: Int32(leaf), into: &storage.nodes)
+        }
+        if inCell {
+            storage.nodes[leaf].end = UInt32(newTrimmed)
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        }
+        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
         while p >= 0 {
             storage.nodes[Int(p)].end = UInt32(newCount)
             p = storage.nodes[Int(p)].parent
