@@ -181,10 +181,60 @@ final class StreamEngine: @unchecked Sendable {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
-        if started && pending.isEmpty
-            && (appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)) {
-            return lastUpdate
+        if started && pending.isEmpty {
+            if appendFast(bytes) { return lastUpdate }
+            // A chunk that ends the trailing paragraph's line: the bytes
+            // before the line feed through the fast paths, then the line
+            // feed; whatever the fast paths cannot take goes the exact way
+            // from there (a fast path that took the first part left its
+            // block marked changed for the next snapshot's diff).
+            let n = bytes.count
+            if n > 1, bytes[n - 1] == 0x0A, trailingParagraphNode > 0,
+               !UnsafeBufferPointer(rebasing: bytes[..<(n - 1)]).contains(where: { $0 == 0x0A || $0 == 0x0D }),
+               appendFast(UnsafeBufferPointer(rebasing: bytes[..<(n - 1)])) {
+                let lineFeed = UnsafeBufferPointer(rebasing: bytes[(n - 1)...])
+                if appendLineFeedToParagraph() { return lastUpdate }
+                return appendExactly(lineFeed)
+            }
         }
+        return appendExactly(bytes)
+    }
+
+    @inline(__always)
+    private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
+            || (bytes.count == 1 && bytes[0] == 0x0A && appendLineFeedToParagraph())
+    }
+
+    /// The line feed that ends the trailing paragraph's last line, when that
+    /// line's structure was decided (so the block parser takes it as the
+    /// paragraph line the last snapshot showed, and no block closes): the
+    /// parser consumes the line, and the document only grows by the line
+    /// feed — every node ends where it did, but the root.
+    private func appendLineFeedToParagraph() -> Bool {
+        let leaf = trailingParagraphNode
+        let sourceCount = storage.source.count
+        guard leaf > 0, leaf >= settledNodeCount, leaf < storage.nodes.count, storage.nodes[leaf].kind == .paragraph,
+              Int(storage.nodes[leaf].end) == sourceCount, let line = trailingParagraphLines.last,
+              Int(line.end) == sourceCount, !publishedPending else { return false }
+        reclaim()
+        storage.source.append(0x0A)
+        stableCount = storage.source.count
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            parser.consumeLines(final: false)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        if storage.lineStarts.count > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
+        if storage.lineStarts.count < parser.lineStarts.count {
+            storage.lineStarts.append(contentsOf: parser.lineStarts[storage.lineStarts.count...])
+        }
+        syncedLineStarts = parser.lineStarts.count
+        storage.nodes[0].end = UInt32(storage.source.count)
+        return trailingBlockChanged()
+    }
+
+    private func appendExactly(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         var input = pending
         input.append(contentsOf: bytes)
         pending.removeAll()
