@@ -162,6 +162,8 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingRow = trailingRow
         e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
+        e.trailingParagraphUndecided = trailingParagraphUndecided
+        e.afterParagraphLineFeed = afterParagraphLineFeed
         e.tailLogValid = tailLogValid
         e.syncedLineStarts = syncedLineStarts
         e.nextID = nextID
@@ -188,13 +190,15 @@ final class StreamEngine: @unchecked Sendable {
             // feed; whatever the fast paths cannot take goes the exact way
             // from there (a fast path that took the first part left its
             // block marked changed for the next snapshot's diff).
-            let n = bytes.count
-            if n > 1, bytes[n - 1] == 0x0A, trailingParagraphNode > 0,
+            // Spaces and tabs after that line feed start a blank line.
+            var n = bytes.count
+            while n > 0 && isSpaceOrTab(bytes[n - 1]) { n -= 1 }
+            if n >= 1, n < bytes.count || n > 1, bytes[n - 1] == 0x0A, trailingParagraphNode > 0,
                !UnsafeBufferPointer(rebasing: bytes[..<(n - 1)]).contains(where: { $0 == 0x0A || $0 == 0x0D }),
-               appendFast(UnsafeBufferPointer(rebasing: bytes[..<(n - 1)])) {
-                let lineFeed = UnsafeBufferPointer(rebasing: bytes[(n - 1)...])
-                if appendLineFeedToParagraph() { return lastUpdate }
-                return appendExactly(lineFeed)
+               n == 1 || appendFast(UnsafeBufferPointer(rebasing: bytes[..<(n - 1)])) {
+                guard appendLineFeedToParagraph() else { return appendExactly(UnsafeBufferPointer(rebasing: bytes[(n - 1)...])) }
+                if n == bytes.count || appendBlankLineStart(UnsafeBufferPointer(rebasing: bytes[n...])) { return lastUpdate }
+                return appendExactly(UnsafeBufferPointer(rebasing: bytes[n...]))
             }
         }
         return appendExactly(bytes)
@@ -203,7 +207,27 @@ final class StreamEngine: @unchecked Sendable {
     @inline(__always)
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
-            || (bytes.count == 1 && bytes[0] == 0x0A && appendLineFeedToParagraph())
+            || (bytes.count == 1 && bytes[0] == 0x0A && appendLineFeedToParagraph()) || appendBlankLineStart(bytes)
+    }
+
+    /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
+    /// the source ends with the line feed of the open trailing paragraph's
+    /// last line, then only spaces and tabs. Any other change clears it.
+    @exclusivity(unchecked) private var afterParagraphLineFeed = false
+
+    /// Spaces and tabs starting the line after the trailing paragraph's: as
+    /// the last line, a blank line ends the paragraph just as the end of the
+    /// input does, and nodes other than the root end where they did.
+    private func appendBlankLineStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterParagraphLineFeed, !bytes.isEmpty, bytes.count <= 4096 else { return false }
+        for b in bytes where !isSpaceOrTab(b) { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        storage.nodes[0].end = UInt32(storage.source.count)
+        _ = trailingBlockChanged()
+        afterParagraphLineFeed = true
+        return true
     }
 
     /// The line feed that ends the trailing paragraph's last line, when that
@@ -216,7 +240,8 @@ final class StreamEngine: @unchecked Sendable {
         let sourceCount = storage.source.count
         guard leaf > 0, leaf >= settledNodeCount, leaf < storage.nodes.count, storage.nodes[leaf].kind == .paragraph,
               Int(storage.nodes[leaf].end) == sourceCount, let line = trailingParagraphLines.last,
-              Int(line.end) == sourceCount, !publishedPending else { return false }
+              Int(line.end) == sourceCount, !publishedPending,
+              leafLineDecided(UnsafeBufferPointer(start: nil, count: 0)) else { return false }
         reclaim()
         storage.source.append(0x0A)
         stableCount = storage.source.count
@@ -231,7 +256,9 @@ final class StreamEngine: @unchecked Sendable {
         }
         syncedLineStarts = parser.lineStarts.count
         storage.nodes[0].end = UInt32(storage.source.count)
-        return trailingBlockChanged()
+        _ = trailingBlockChanged()
+        afterParagraphLineFeed = true
+        return true
     }
 
     private func appendExactly(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
@@ -308,7 +335,7 @@ final class StreamEngine: @unchecked Sendable {
         if trailingParagraphNode > 0 {
             leaf = trailingParagraphNode
             guard leaf >= settledNodeCount, leaf < storage.nodes.count, Int(storage.nodes[leaf].end) == sourceCount,
-                  let line = trailingParagraphLines.last, Int(line.end) == sourceCount else { return false }
+                  let line = trailingParagraphLines.last, Int(line.end) == sourceCount, leafLineDecided(bytes) else { return false }
             lineContentStart = Int(line.start)
         } else if trailingTableNode > 0 {
             let t = trailingTableNode
@@ -465,7 +492,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
               trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
-        guard Normalizer.isClean(bytes) else { return false }
+        guard Normalizer.isClean(bytes), leafLineDecided(bytes) else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -601,11 +628,30 @@ final class StreamEngine: @unchecked Sendable {
     /// and that line's block structure is decided whatever follows on it:
     /// its node index (0: none) and its content lines.
     @exclusivity(unchecked) private var trailingParagraphNode = 0
+    /// Whether the trailing paragraph's last line was not decided when the
+    /// last snapshot recorded it (see `recordTrailingParagraph`).
+    @exclusivity(unchecked) private var trailingParagraphUndecided = false
+    @exclusivity(unchecked) private var decidedScratch: [UInt8] = []
+
+    /// Whether the trailing paragraph's last line, with `bytes` appended, is
+    /// decided (`lineDecided`): always when it was decided already;
+    /// otherwise checked, and remembered once it is.
+    private func leafLineDecided(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard trailingParagraphUndecided else { return true }
+        guard let line = trailingParagraphLines.last else { return false }
+        decidedScratch.removeAll(keepingCapacity: true)
+        decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
+        decidedScratch.append(contentsOf: bytes)
+        let decided = decidedScratch.withUnsafeBufferPointer { StreamEngine.lineDecided($0, 0, $0.count) }
+        if decided { trailingParagraphUndecided = false }
+        return decided
+    }
     @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
 
     /// Called with the partial line processed and before the blocks close.
     private func recordTrailingParagraph(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
         trailingParagraphNode = 0
+        trailingParagraphUndecided = false
         trailingParagraphLines.removeAll(keepingCapacity: true)
         let tip = p.tip
         let blk = p.blocks[Int(tip)]
@@ -626,7 +672,11 @@ final class StreamEngine: @unchecked Sendable {
         let lastLine = p.lines[first + Int(blk.lineCount) - 1]
         guard Int(lastLine.start) >= partialLineStart, Int(lastLine.end) == sourceCount, lastLine.pad == 0,
               p.s[Int(p.lines[first].start)] != UInt8(ascii: "["),
-              StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount) else { return }
+              Int(lastLine.start) < sourceCount else { return }
+        // A line that is a paragraph line now but may still become something
+        // else (`**`, `1`, `$$x`) is recorded too: the fast paths take it
+        // once the bytes appended make it decided (`leafLineDecided`).
+        trailingParagraphUndecided = !StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount)
         trailingParagraphLines.append(contentsOf: p.lines[first..<(first + Int(blk.lineCount))])
         trailingParagraphNode = -1  // the node index is known once the tail is emitted
     }
@@ -694,6 +744,7 @@ final class StreamEngine: @unchecked Sendable {
     /// changed. Its stored fingerprint no longer describes it, so the next
     /// full snapshot reports it as changed too.
     private func trailingBlockChanged() -> Bool {
+        afterParagraphLineFeed = false
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
         if lastDiff.changed.count != 1 || lastDiff.changed[0] != id || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty {
@@ -867,6 +918,7 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Publishing a snapshot
 
     private func publish(finalInput: Bool) -> StreamUpdate {
+        afterParagraphLineFeed = false
         reclaim()
         let previousTail = tailBlocks
 
