@@ -164,6 +164,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
+        e.wordCheckedEnd = wordCheckedEnd
         e.tailLogValid = tailLogValid
         e.syncedLineStarts = syncedLineStarts
         e.nextID = nextID
@@ -381,11 +382,18 @@ final class StreamEngine: @unchecked Sendable {
         if !isSpaceOrTab(bytes[0]) && (lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~")
             || lastByte == UInt8(ascii: "\\") || lastByte == UInt8(ascii: "$") || lastByte == UInt8(ascii: "`")) { return false }
         if options.contains(.autolink) {
-            // The word being extended must not be (the start of) a URL.
+            // The word being extended must not be (the start of) a URL. When
+            // the last append was this path's, the word before the new bytes
+            // was checked then: only its last two bytes (a `www` or `//`
+            // across the boundary) are read again.
             var k = sourceCount
-            while k > lineContentStart && !isSpaceOrTab(storage.source[k - 1]) {
-                k -= 1
-                if sourceCount - k > 256 { return false }
+            if wordCheckedEnd == sourceCount {
+                k = max(lineContentStart, sourceCount - 2)
+            } else {
+                while k > lineContentStart && !isSpaceOrTab(storage.source[k - 1]) {
+                    k -= 1
+                    if sourceCount - k > 256 { return false }
+                }
             }
             // The word with the new bytes, read in place.
             let oldCount = sourceCount - k
@@ -425,8 +433,14 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[Int(p)].end = UInt32(newCount)
             p = storage.nodes[Int(p)].parent
         }
-        return trailingBlockChanged()
+        _ = trailingBlockChanged()
+        wordCheckedEnd = newCount
+        return true
     }
+
+    /// The source length after the last plain-text append, whose word then
+    /// held no `@`, `www` or `//` (-1 after any other change).
+    @exclusivity(unchecked) private var wordCheckedEnd = -1
 
     /// The second fast path: bytes without a line ending appended to the
     /// last line of a trailing code block, when that line already holds a
@@ -745,6 +759,7 @@ final class StreamEngine: @unchecked Sendable {
     /// full snapshot reports it as changed too.
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
+        wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
         if lastDiff.changed.count != 1 || lastDiff.changed[0] != id || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty {
@@ -919,6 +934,7 @@ final class StreamEngine: @unchecked Sendable {
 
     private func publish(finalInput: Bool) -> StreamUpdate {
         afterParagraphLineFeed = false
+        wordCheckedEnd = -1
         reclaim()
         let previousTail = tailBlocks
 
