@@ -10,7 +10,7 @@ import Tidemark
 
 func runStreamBenchmark(_ arguments: [String]) {
     var args = arguments[...]
-    guard let path = args.popFirst() else { fail("stream needs a FILE") }
+    var path: String? = nil
     var chunk = 4
     var naivePrefix = 100_000
     // For instruction counts (callgrind): `--once` streams once and does
@@ -24,9 +24,12 @@ func runStreamBenchmark(_ arguments: [String]) {
         case "--naive-prefix": naivePrefix = Int(args.popFirst() ?? "") ?? 0
         case "--once": once = true
         case "--batch-once": batchOnce = true
-        default: fail("unknown argument '\(a)'")
+        default:
+            if a.hasPrefix("-") || path != nil { fail("unknown argument '\(a)'") }
+            path = a
         }
     }
+    guard let path else { fail("stream needs a FILE") }
     guard chunk > 0 else { fail("--chunk needs a positive number") }
     let input = readFile(path)
     let clock = ContinuousClock()

@@ -156,6 +156,111 @@ final class InlineParser {
         return w
     }
 
+    // MARK: Resuming (the streaming trailing paragraph)
+
+    /// A position of `content` before which the parse is final whatever is
+    /// appended to the content: there the bracket stack was empty, every
+    /// delimiter run before it was matched (or can only close), and no
+    /// construct that a later byte could still close (a backtick run, `<`,
+    /// `$`, a link destination or title) had been left as text. The nodes
+    /// before it are `nodes[..<resumeNodeCount]`, the last top-level one
+    /// `resumeLast`. 0: none.
+    @exclusivity(unchecked) var resumePosition = 0
+    @exclusivity(unchecked) var resumeNodeCount = 0
+    @exclusivity(unchecked) var resumeLast: Int32 = -1
+    /// Where this parse tries to set a new resume point (-1: nowhere).
+    @exclusivity(unchecked) var barrierTarget = -1
+    /// A construct that later bytes could still close was left as text
+    /// since the parse (re)started.
+    @exclusivity(unchecked) var blocked = false
+    /// Set by `processEmphasis`, when `trackOpeners`, if a delimiter that
+    /// can open is left over.
+    @exclusivity(unchecked) var openerRemained = false
+    @exclusivity(unchecked) var trackOpeners = false
+
+    /// Parses `content[..<length]` as a paragraph, like `parse()`, but starts
+    /// at the resume point of the last call (the content must have only
+    /// grown at its end since), and tries to move the resume point to the
+    /// start of the last word for the next call. Its cost is the tail after
+    /// the resume point, not the paragraph.
+    func parseResuming(length: Int) {
+        var start = 0
+        if resumePosition > 0 && resumePosition < length && resumeNodeCount <= nodes.count && resumeLast >= 0 {
+            nodes.removeSubrange(resumeNodeCount...)
+            nodes[Int(resumeLast)].next = -1
+            nodes[0].last = resumeLast
+            nodes[0].end = Int32(length)
+            start = resumePosition
+        } else {
+            resumePosition = 0
+            nodes.removeAll(keepingCapacity: true)
+            nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
+        }
+        delimiters.removeAll(keepingCapacity: true)
+        brackets.removeAll(keepingCapacity: true)
+        linksInactiveBelow = 0
+        delimiterTop = -1
+        if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
+        backtickRunsScanned = false
+        html = RawHTML.Memo()
+        blocked = false
+        // The start of the last word: after a space or tab, at a byte that
+        // is neither, past the resume point.
+        barrierTarget = -1
+        var t = length - 1
+        while t > start {
+            let b = content[t]
+            if b == 0x0A { break }
+            if !isSpaceOrTab(b) && isSpaceOrTab(content[t - 1]) {
+                barrierTarget = t
+                break
+            }
+            t -= 1
+        }
+        content.withUnsafeBufferPointer { buffer in
+            c = UnsafeBufferPointer(rebasing: buffer[0..<length])
+            n = length
+            parseContent(from: start)
+            processEmphasis(-1)
+            c = Bytes(start: nil, count: 0)
+        }
+        barrierTarget = -1
+    }
+
+    /// At `barrierTarget`: makes it the resume point when nothing before it
+    /// can change — processing the emphasis of everything before it now,
+    /// which gives what processing it at the end would, as no opener is
+    /// left for a later closer.
+    private func tryResumePoint(at pos: Int) {
+        guard !blocked, brackets.isEmpty else { return }
+        var d = delimiterTop
+        var mayOpen = false
+        while d >= 0 {
+            if delimiters[Int(d)].canOpen { mayOpen = true; break }
+            d = delimiters[Int(d)].prev
+        }
+        if mayOpen {
+            let savedNodes = nodes, savedDelimiters = delimiters, savedTop = delimiterTop
+            openerRemained = false
+            trackOpeners = true
+            processEmphasis(-1)
+            trackOpeners = false
+            if openerRemained {
+                nodes = savedNodes
+                delimiters = savedDelimiters
+                delimiterTop = savedTop
+                return
+            }
+        } else if delimiterTop >= 0 {
+            processEmphasis(-1)
+        }
+        delimiters.removeAll(keepingCapacity: true)
+        delimiterTop = -1
+        resumePosition = pos
+        resumeNodeCount = nodes.count
+        resumeLast = nodes[0].last
+    }
+
     // MARK: Parsing a leaf
 
     /// Parses `content` (already filled, with its line map) into `nodes`;
@@ -179,9 +284,10 @@ final class InlineParser {
         }
     }
 
-    private func parseContent() {
-        var pos = 0
+    private func parseContent(from start: Int = 0) {
+        var pos = start
         while pos < n {
+            if pos == barrierTarget { tryResumePoint(at: pos) }
             let ch = c[pos]
             let kind = special[Int(ch)]
             if kind == 0 || (kind == 2 && !autolinkMayStart(pos)) {
@@ -240,6 +346,9 @@ final class InlineParser {
     @inline(__always)
     func scanText(_ start: Int) -> Int {
         var i = start
+        // (A text run stops at the resume point being tried, so that the
+        // scan reaches it; the runs are merged again when emitted.)
+        let n = barrierTarget >= start ? barrierTarget : self.n
         while i < n {
             let k = special[Int(c[i])]
             if k == 0 {
@@ -302,6 +411,9 @@ final class InlineParser {
                 return i
             }
             if isASCIIPunctuation(next) {
+                if options.contains(.math) && (next == UInt8(ascii: "\\") || next == UInt8(ascii: "(") || next == UInt8(ascii: "[")) {
+                    blocked = true  // the math may still close (set again below when it does not matter)
+                }
                 if options.contains(.math), next == UInt8(ascii: "\\"), let e = doubledMathParen(pos) { return e }
                 if options.contains(.math), next == UInt8(ascii: "("), let e = mathParen(pos, display: false) { return e }
                 if options.contains(.math), next == UInt8(ascii: "["), let e = mathParen(pos, display: true) { return e }
@@ -323,6 +435,7 @@ final class InlineParser {
         let length = e - pos
         if !backtickRunsScanned { scanBacktickRuns(from: pos) }
         guard let close = nextBacktickRun(length: length, after: e) else {
+            blocked = true  // a closing run may still arrive
             appendText(pos, e)
             return e
         }
@@ -519,6 +632,13 @@ final class InlineParser {
                 closer = next
             }
         }
+        if trackOpeners {
+            var d = delimiterTop
+            while d >= 0 && d != bottom {
+                if delimiters[Int(d)].canOpen { openerRemained = true }
+                d = delimiters[Int(d)].prev
+            }
+        }
         while delimiterTop >= 0 && delimiterTop != bottom {
             removeDelimiter(delimiterTop)
         }
@@ -622,6 +742,7 @@ final class InlineParser {
             }
         }
         guard endPos >= 0 else {
+            blocked = true  // a destination, title or label may still close
             popBracket()
             appendText(pos, after)
             return after
@@ -723,6 +844,7 @@ final class InlineParser {
             append(node)
             return e
         }
+        blocked = true  // an autolink or tag may still close
         appendText(pos, pos + 1)
         return pos + 1
     }

@@ -517,20 +517,41 @@ final class StreamEngine: @unchecked Sendable {
         nodes.removeSubrange((Int(p) + 1)...)
         nodes[Int(p)].firstChild = -1
         nodes[Int(p)].lastChild = -1
-        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
+        // The paragraph's own inline parser: its content only grows at the
+        // end while the paragraph stays the trailing leaf, so the parse
+        // resumes where nothing before can change (see `parseResuming`).
+        let inline: InlineParser
+        if let l = leafInline {
+            inline = l
+        } else {
+            inline = InlineParser(options: options, definitions: lastDefinitions)
+            leafInline = inline
+        }
+        if leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count
+            && leafInlineSourceEnd <= sourceCount && leafInlineArenaEnd == storage.arena.count {
+            inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
+        } else {
+            inline.definitions = lastDefinitions
+            inline.footnoteLabels = lastFootnoteKeys
+            inline.content.removeAll(keepingCapacity: true)
+            inline.lineContentStart.removeAll(keepingCapacity: true)
+            inline.lineSourceStart.removeAll(keepingCapacity: true)
+            inline.resumePosition = 0
+            storage.source.withUnsafeBufferPointer { source in
+                for (k, l) in trailingParagraphLines.enumerated() {
+                    if k > 0 { inline.content.append(0x0A) }
+                    inline.lineContentStart.append(inline.content.count)
+                    inline.lineSourceStart.append(Int(l.start))
+                    inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(l.start)..<Int(l.end)]))
+                }
+            }
+        }
+        var length = inline.content.count
+        while length > 0 && isSpaceOrTab(inline.content[length - 1]) { length -= 1 }
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
-        storage.source.withUnsafeBufferPointer { source in
-            for (k, l) in trailingParagraphLines.enumerated() {
-                if k > 0 { inline.content.append(0x0A) }
-                inline.lineContentStart.append(inline.content.count)
-                inline.lineSourceStart.append(Int(l.start))
-                inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(l.start)..<Int(l.end)]))
-            }
-        }
-        while let last = inline.content.last, last == 0x20 || last == 0x09 { inline.content.removeLast() }
-        inline.parse()
+        inline.parseResuming(length: length)
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
             parser.emitInlines(inline, parent: p, into: &nodes)
@@ -539,6 +560,10 @@ final class StreamEngine: @unchecked Sendable {
         storage.arena = inline.arena
         inline.arena = []
         inline.sourceBytes = []
+        leafInlineNode = Int(p)
+        leafInlineLines = trailingParagraphLines.count
+        leafInlineSourceEnd = newCount
+        leafInlineArenaEnd = storage.arena.count
         var a = p
         while a >= 0 {
             nodes[Int(a)].end = UInt32(newCount)
@@ -547,6 +572,15 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes = nodes
         return trailingBlockChanged()
     }
+
+    /// The trailing paragraph's own inline parser (`appendToParagraphLine`)
+    /// and what its content was synced with: the paragraph's node, its line
+    /// count, the source and arena lengths (`leafInlineNode` -1: nothing).
+    @exclusivity(unchecked) private var leafInline: InlineParser? = nil
+    @exclusivity(unchecked) private var leafInlineNode = -1
+    @exclusivity(unchecked) private var leafInlineLines = 0
+    @exclusivity(unchecked) private var leafInlineSourceEnd = 0
+    @exclusivity(unchecked) private var leafInlineArenaEnd = 0
 
     /// The trailing table, when the partial last line is a body row of it
     /// whose block structure is decided: the table's node (0: none), the
@@ -933,6 +967,7 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Publishing a snapshot
 
     private func publish(finalInput: Bool) -> StreamUpdate {
+        leafInlineNode = -1
         afterParagraphLineFeed = false
         wordCheckedEnd = -1
         reclaim()
