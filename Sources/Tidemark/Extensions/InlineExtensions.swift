@@ -204,6 +204,7 @@ extension InlineParser {
                 return i + 1
             }
         }
+        blocked = true  // a closing `$` may still arrive
         appendText(pos, run)
         return run
     }
