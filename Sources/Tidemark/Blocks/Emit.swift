@@ -139,15 +139,31 @@ extension BlockParser {
     /// Copies the parsed inlines into the store under `parent`, merging
     /// adjacent text and mapping content offsets to source offsets.
     func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
+        var mark = (node: Int32(-1), at: -1, previousTop: Int32(-1))
+        emitInlines(p, from: p.nodes[0].first, parent: parent, into: &out, mark: &mark)
+    }
+
+    /// Emits the top-level inline nodes from `first` on (a node that starts
+    /// a run of text siblings, or is not text) under `parent`, after the
+    /// children it has. When the emission reaches top-level node
+    /// `mark.node`, sets `mark.at` to the store index where that node's
+    /// nodes begin and `mark.previousTop` to the store index of the last
+    /// child of `parent` emitted before it (-1: none).
+    func emitInlines(_ p: InlineParser, from first: Int32, parent: Int32, into out: inout [RawNode],
+                     mark: inout (node: Int32, at: Int, previousTop: Int32)) {
         // The work stack is the parser's, kept between leaves: no allocation.
         var stack = emitStack
         emitStack = []
         defer { stack.removeAll(keepingCapacity: true); emitStack = stack }
-        stack.append((p.nodes[0].first, parent, false))
+        stack.append((first, parent, false))
         let emails = options.contains(.autolink)
         while let (x0, rp, inLink) = stack.popLast() {
             var x = x0
             guard x >= 0 else { continue }
+            if x == mark.node && rp == parent {
+                mark.at = out.count
+                mark.previousTop = out[Int(parent)].lastChild
+            }
             let node = p.nodes[Int(x)]
             if node.kind == .text {
                 // Merge a run of adjacent source-contiguous text nodes.

@@ -177,13 +177,19 @@ final class InlineParser {
     /// can open is left over.
     @exclusivity(unchecked) var openerRemained = false
     @exclusivity(unchecked) var trackOpeners = false
+    /// `processEmphasis` only matches delimiters, touching no node (the
+    /// caller saves and restores the delimiter stack).
+    @exclusivity(unchecked) var dryRun = false
 
     /// Parses `content[..<length]` as a paragraph, like `parse()`, but starts
     /// at the resume point of the last call (the content must have only
     /// grown at its end since), and tries to move the resume point to the
     /// start of the last word for the next call. Its cost is the tail after
     /// the resume point, not the paragraph.
-    func parseResuming(length: Int) {
+    /// Returns whether it resumed (the nodes before the resume point it
+    /// started from are the previous call's).
+    @discardableResult
+    func parseResuming(length: Int) -> Bool {
         var start = 0
         if resumePosition > 0 && resumePosition < length && resumeNodeCount <= nodes.count && resumeLast >= 0 {
             nodes.removeSubrange(resumeNodeCount...)
@@ -225,6 +231,22 @@ final class InlineParser {
             c = Bytes(start: nil, count: 0)
         }
         barrierTarget = -1
+        return start > 0
+    }
+
+    /// The first top-level node of the run of text siblings that holds the
+    /// last node before the resume point (or that node when it is not text):
+    /// emitting from there gives the nodes a whole emission gives, as text
+    /// runs are merged only among text siblings. -1 without a resume point.
+    func stableEmitStart() -> Int32 {
+        guard resumePosition > 0, resumeLast > 0 else { return -1 }
+        var s = resumeLast
+        while nodes[Int(s)].kind == .text {
+            let prev = nodes[Int(s)].prev
+            guard prev > 0, nodes[Int(prev)].kind == .text else { break }
+            s = prev
+        }
+        return s
     }
 
     /// At `barrierTarget`: makes it the resume point when nothing before it
@@ -240,20 +262,21 @@ final class InlineParser {
             d = delimiters[Int(d)].prev
         }
         if mayOpen {
-            let savedNodes = nodes, savedDelimiters = delimiters, savedTop = delimiterTop
+            // Match the delimiters without touching a node (only the small
+            // delimiter stack since the last resume point is saved), and
+            // process them for real only when no opener is left over.
+            let savedDelimiters = delimiters, savedTop = delimiterTop
             openerRemained = false
             trackOpeners = true
+            dryRun = true
             processEmphasis(-1)
+            dryRun = false
             trackOpeners = false
-            if openerRemained {
-                nodes = savedNodes
-                delimiters = savedDelimiters
-                delimiterTop = savedTop
-                return
-            }
-        } else if delimiterTop >= 0 {
-            processEmphasis(-1)
+            delimiters = savedDelimiters
+            delimiterTop = savedTop
+            if openerRemained { return }
         }
+        if delimiterTop >= 0 { processEmphasis(-1) }
         delimiters.removeAll(keepingCapacity: true)
         delimiterTop = -1
         resumePosition = pos
@@ -608,26 +631,28 @@ final class InlineParser {
             // Take the used delimiters off the end of the opener's text and
             // the start of the closer's.
             let on = o.node, cn = d.node
-            nodes[Int(on)].end -= use
-            nodes[Int(on)].a.length -= UInt32(use)
-            let wrapStart = Int(nodes[Int(on)].end)
-            let wrapEnd = Int(nodes[Int(cn)].start) + Int(use)
-            nodes[Int(cn)].start += use
-            nodes[Int(cn)].a.offset += UInt32(use)
-            nodes[Int(cn)].a.length -= UInt32(use)
-            _ = wrap(kind, after: on, before: cn, start: wrapStart, end: wrapEnd)
+            if !dryRun {
+                nodes[Int(on)].end -= use
+                nodes[Int(on)].a.length -= UInt32(use)
+                let wrapStart = Int(nodes[Int(on)].end)
+                let wrapEnd = Int(nodes[Int(cn)].start) + Int(use)
+                nodes[Int(cn)].start += use
+                nodes[Int(cn)].a.offset += UInt32(use)
+                nodes[Int(cn)].a.length -= UInt32(use)
+                _ = wrap(kind, after: on, before: cn, start: wrapStart, end: wrapEnd)
+            }
             // Delimiters between opener and closer are gone (spec).
             delimiters[Int(opener)].next = closer
             delimiters[Int(closer)].prev = opener
             delimiters[Int(opener)].count -= use
             delimiters[Int(closer)].count -= use
             if delimiters[Int(opener)].count == 0 {
-                unlinkNode(on, parent: 0)
+                if !dryRun { unlinkNode(on, parent: 0) }
                 removeDelimiter(opener)
             }
             if delimiters[Int(closer)].count == 0 {
                 let next = delimiters[Int(closer)].next
-                unlinkNode(cn, parent: 0)
+                if !dryRun { unlinkNode(cn, parent: 0) }
                 removeDelimiter(closer)
                 closer = next
             }

@@ -514,9 +514,6 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         var nodes = storage.nodes
         storage.nodes = []
-        nodes.removeSubrange((Int(p) + 1)...)
-        nodes[Int(p)].firstChild = -1
-        nodes[Int(p)].lastChild = -1
         // The paragraph's own inline parser: its content only grows at the
         // end while the paragraph stays the trailing leaf, so the parse
         // resumes where nothing before can change (see `parseResuming`).
@@ -527,8 +524,9 @@ final class StreamEngine: @unchecked Sendable {
             inline = InlineParser(options: options, definitions: lastDefinitions)
             leafInline = inline
         }
-        if leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count
-            && leafInlineSourceEnd <= sourceCount && leafInlineArenaEnd == storage.arena.count {
+        let synced = leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count
+            && leafInlineSourceEnd <= sourceCount && leafInlineArenaEnd == storage.arena.count
+        if synced {
             inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
         } else {
             inline.definitions = lastDefinitions
@@ -551,12 +549,29 @@ final class StreamEngine: @unchecked Sendable {
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
-        inline.parseResuming(length: length)
+        let resumed = inline.parseResuming(length: length)
+        // The nodes emitted last time before the run that holds the old
+        // resume point are kept; emission starts at that run.
+        var from = inline.nodes[0].first
+        if synced && resumed && leafEmitFrom > 0 && leafEmitAt > Int(p) && leafEmitAt <= nodes.count {
+            nodes.removeSubrange(leafEmitAt...)
+            nodes[Int(p)].lastChild = leafEmitPreviousTop
+            if leafEmitPreviousTop >= 0 { nodes[Int(leafEmitPreviousTop)].next = -1 } else { nodes[Int(p)].firstChild = -1 }
+            from = leafEmitFrom
+        } else {
+            nodes.removeSubrange((Int(p) + 1)...)
+            nodes[Int(p)].firstChild = -1
+            nodes[Int(p)].lastChild = -1
+        }
+        var mark = (node: inline.stableEmitStart(), at: -1, previousTop: Int32(-1))
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
-            parser.emitInlines(inline, parent: p, into: &nodes)
+            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark)
             parser.s = Bytes(start: nil, count: 0)
         }
+        leafEmitFrom = mark.at >= 0 ? mark.node : -1
+        leafEmitAt = mark.at
+        leafEmitPreviousTop = mark.previousTop
         storage.arena = inline.arena
         inline.arena = []
         inline.sourceBytes = []
@@ -581,6 +596,11 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var leafInlineLines = 0
     @exclusivity(unchecked) private var leafInlineSourceEnd = 0
     @exclusivity(unchecked) private var leafInlineArenaEnd = 0
+    /// Where the next emission of that paragraph may start: an inline node,
+    /// the store index of its nodes and of the child before it.
+    @exclusivity(unchecked) private var leafEmitFrom: Int32 = -1
+    @exclusivity(unchecked) private var leafEmitAt = -1
+    @exclusivity(unchecked) private var leafEmitPreviousTop: Int32 = -1
 
     /// The trailing table, when the partial last line is a body row of it
     /// whose block structure is decided: the table's node (0: none), the
