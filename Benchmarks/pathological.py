@@ -16,7 +16,9 @@ ratio follows the size ratio (2 for most cases). A case is marked
   CRASH / TIMEOUT  when the process dies or runs past --timeout.
 The cases follow the list of cmark's pathological tests (written anew here,
 with the sizes the Tidemark issue names), plus cases for the extensions
-Tidemark adds (tables, math, footnotes, strikethrough, autolinks).
+Tidemark adds (tables, math, footnotes, strikethrough, autolinks) and for the
+streaming path (`tidemark-bench stream FILE --chunk 4 --once`: the input
+appended 4 bytes at a time, Tidemark only).
 
 The binary comes from Benchmarks/build-bench.sh (TIDEMARK_BENCH_BIN to skip
 the build). Inputs go to .build-bench/pathological/ (git-ignored).
@@ -167,6 +169,22 @@ CASES = [
     ("many footnote definitions", 20_000, footnote_defs, "default", GFM + ["footnotes"]),
     ("many task list items", 100_000, lambda n: "- [ ] a\n- [x] b\n" * (n // 2), "default", GFM),
     ("many alerts", 50_000, lambda n: "> [!NOTE]\n> a\n\n" * n, "default", GFM),
+    # --- the streaming path: `tidemark-bench stream FILE --chunk 4 --once`,
+    # the input appended 4 bytes at a time, the update taken after each
+    # append (Tidemark only). The contract is O(chunk + trailing open block)
+    # per append: where one open block is the whole input (a list, a code
+    # block, a quote), n appends into it may cost up to n × block — marked
+    # "(block)" in the name.
+    ("stream: many short paragraphs", 20_000, lambda n: "Word *em* `c` [l](/u) text.\n\n" * n, "stream", GFM),
+    ("stream: one long paragraph of inlines", 20_000, lambda n: "word *em* `c` [l](/u) & " * n, "stream", GFM),
+    ("stream: long paragraph after unclosed * (block)", 2_000, lambda n: "*a " + "word `c` " * n, "stream", GFM),
+    ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
+    ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
+    ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),
+    ("stream: quote paragraph of n lines (block)", 500, lambda n: "> quoted line *a* b\n" * n, "stream", GFM),
+    ("stream: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"
+                                                     "| k | v |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n\n") * n,
+     "stream", GFM),
 ]
 
 
@@ -231,8 +249,8 @@ def main():
                                stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
     cmark = None if args.no_cmark else shutil.which("cmark-gfm")
 
-    tools = [("Tidemark", lambda opts, ext: [bench, "html", "--options", opts, "--iterations", "1",
-                                               "--warmup", "0", "--emit", "--quiet"])]
+    tools = [("Tidemark", lambda opts, ext: [bench, "stream", "--chunk", "4", "--once"] if opts == "stream" else
+              [bench, "html", "--options", opts, "--iterations", "1", "--warmup", "0", "--emit", "--quiet"])]
     if cmark:
         tools.append(("cmark-gfm", lambda opts, ext: [cmark] + [a for e in ext for a in ("-e", e)]))
 
@@ -267,6 +285,9 @@ def main():
         size_ratio = s2 / s1
         line = f"{name[:42]:42} {n:>8} {s1 / 1e6:>7.2f}MB {size_ratio:>5.2f}"
         for tool, make in tools:
+            if opts == "stream" and tool != "Tidemark":
+                line += f" | {'(no streaming)':>14} {'':>9} {'':>5} {'':9}"
+                continue
             cmd = make(opts, ext)
             t1, st1 = best_of(cmd, paths[0], args.runs, args.timeout)
             t2, st2 = (None, "skipped") if st1 else best_of(cmd, paths[1], args.runs, args.timeout)

@@ -933,6 +933,12 @@ final class StreamEngine: @unchecked Sendable {
             settledHashes.removeSubrange(r...)
         }
         blocksToEmit.append(contentsOf: candidates)
+        // The settled arrays grow below: the last layout (if no update
+        // holds it) lets go of them so they are not copied.
+        if isKnownUniquelyReferenced(&lastLayout) {
+            lastLayout.settledIDs = []
+            lastLayout.settledStarts = []
+        }
         let inline = makeInline(p)
         if inline.arena.count > settledArenaCount { inline.arena.removeSubrange(settledArenaCount...) }
         defer {
@@ -1102,11 +1108,13 @@ final class StreamEngine: @unchecked Sendable {
             if trailingTableNode == -1 {
                 trailingTableNode = 0
                 if leafKind == .table && leafIsTail {
-                    // The row before the last one (the header at least).
+                    // The row before the last one (the header at least): the
+                    // node before the last row ends its subtree, so it is
+                    // found by going up from there, not along the rows.
                     let last = nodes[Int(q)].lastChild
-                    var r = nodes[Int(q)].firstChild
-                    while r >= 0 && nodes[Int(r)].next != last { r = nodes[Int(r)].next }
-                    if r >= 0 && last > r {
+                    var r = last - 1
+                    while r > q && nodes[Int(r)].parent != q { r = nodes[Int(r)].parent }
+                    if r > q && nodes[Int(r)].next == last && last > r {
                         trailingTableNode = Int(q)
                         trailingPreviousRow = r
                     }

@@ -107,9 +107,12 @@ public struct StreamUpdate: Sendable {
 }
 
 /// The top-level blocks of an update: ids and document-order node indices.
-final class StreamLayout: Sendable {
-    let settledIDs: [BlockID]
-    let settledStarts: [Int]
+/// (The engine empties the settled arrays of its last layout, when no
+/// update holds it any more, before it appends to its own: so they are not
+/// copied. Nothing else mutates a layout.)
+final class StreamLayout: @unchecked Sendable {
+    var settledIDs: [BlockID]
+    var settledStarts: [Int]
     let tailIDs: [BlockID]
     let tailStarts: [Int]
 
