@@ -115,6 +115,26 @@ import Testing
         }
     }
 
+    /// Text without spaces (Chinese, Japanese) in chunks that split its
+    /// UTF-8 sequences: the plain path shows U+FFFD for the held bytes and
+    /// takes it back; resume points after non-ASCII characters; autolinks
+    /// whose trailing punctuation can still join them.
+    @Test func splitSequencesAndTextWithoutSpaces() {
+        let docs = [
+            "これは日本語のテストです。**太字**と`コード`と[リンク](http://x.jp)も含みます。続きの文章。\n\n次の段落です。\n",
+            "中文测试：这是一个*强调*的句子，还有~~删除~~和$x^2$。继续写更多的文字。\n",
+            "| 列 | 値 |\n|---|---|\n| 日本語の内容 | **値**です |\n",
+            "- 項目その一です\n- 項目その二 `x` です\n",
+            "emoji 😀😀 text 👪 more, http://🍄.ga/ and www.例え.jp/パス。ok\n",
+        ]
+        for d in docs {
+            for size in [1, 2, 4, 5, 7] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
+            }
+        }
+    }
+
     @Test func untouchedBlocksKeepTheirIDs() {
         var stream = MarkdownStream()
         stream.append("# Title\n\nFirst paragraph.\n\nSecond")

@@ -162,6 +162,9 @@ extension InlineParser {
         }
         e = trimAutolink(pos, e)
         guard e > schemeEnd else { return nil }
+        // Trailing punctuation left out of the link can join it when more
+        // text follows: no resume point after it but after a space.
+        if e >= n || !(c[e] == 0x20 || c[e] == 0x09 || c[e] == 0x0A) { autolinkMayGrow = true }
         var link = InlineNode(kind: .link, start: pos, end: e)
         link.flags = 1 | 4
         if isWWW {

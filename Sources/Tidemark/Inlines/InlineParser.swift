@@ -173,6 +173,9 @@ final class InlineParser {
     /// A construct that later bytes could still close was left as text
     /// since the parse (re)started.
     @exclusivity(unchecked) var blocked = false
+    /// An extended autolink since the restart may still grow: a resume
+    /// point must follow a space or tab.
+    @exclusivity(unchecked) var autolinkMayGrow = false
     /// Set by `processEmphasis`, when `trackOpeners`, if a delimiter that
     /// can open is left over.
     @exclusivity(unchecked) var openerRemained = false
@@ -210,14 +213,19 @@ final class InlineParser {
         backtickRunsScanned = false
         html = RawHTML.Memo()
         blocked = false
-        // The start of the last word: after a space or tab, at a byte that
-        // is neither, past the resume point.
+        autolinkMayGrow = false
+        // The start of the last word: at a character that is not a space or
+        // tab, past the resume point.
         barrierTarget = -1
         var t = length - 1
         while t > start {
             let b = content[t]
             if b == 0x0A { break }
-            if !isSpaceOrTab(b) && isSpaceOrTab(content[t - 1]) {
+            // After a space or tab, or after a non-ASCII character (text
+            // without spaces, as in Chinese or Japanese): no construct left
+            // open before it can reach past it without being a blocker.
+            let before = content[t - 1]
+            if !isSpaceOrTab(b) && (b & 0xC0) != 0x80 && (isSpaceOrTab(before) || before >= 0x80) {
                 barrierTarget = t
                 break
             }
@@ -255,6 +263,7 @@ final class InlineParser {
     /// left for a later closer.
     private func tryResumePoint(at pos: Int) {
         guard !blocked, brackets.isEmpty else { return }
+        if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
         var d = delimiterTop
         var mayOpen = false
         while d >= 0 {

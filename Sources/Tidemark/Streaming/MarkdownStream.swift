@@ -164,6 +164,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
+        e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
         e.tailLogValid = tailLogValid
         e.syncedLineStarts = syncedLineStarts
@@ -184,8 +185,24 @@ final class StreamEngine: @unchecked Sendable {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
         if finished { return lastUpdate }
+        if started && placeholderShown && !pending.isEmpty {
+            // The last chunk ended inside a UTF-8 sequence and the plain
+            // path showed U+FFFD for it: take the placeholder back and
+            // append the held bytes with this chunk.
+            var combined = pending
+            combined.append(contentsOf: bytes)
+            if removePlaceholder() {
+                pending.removeAll()
+                return combined.withUnsafeBufferPointer { append($0) }
+            }
+        }
         if started && pending.isEmpty {
             if appendFast(bytes) { return lastUpdate }
+            // A chunk that ends inside a UTF-8 sequence (CJK text in small
+            // chunks, nearly every time): its complete bytes and the U+FFFD
+            // the batch parser shows for the rest, through the plain path.
+            let hold = Normalizer.incompleteSuffixLength(bytes)
+            if hold > 0, let update = appendWithPlaceholder(bytes, hold: hold) { return update }
             // A chunk that ends the trailing paragraph's line: the bytes
             // before the line feed through the fast paths, then the line
             // feed; whatever the fast paths cannot take goes the exact way
@@ -203,6 +220,70 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         return appendExactly(bytes)
+    }
+
+    /// Whether `storage.source` ends with the U+FFFD standing for the held
+    /// bytes of `pending`, appended by the plain path (`appendWithPlaceholder`).
+    @exclusivity(unchecked) private var placeholderShown = false
+    private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    private func appendWithPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>, hold: Int) -> StreamUpdate? {
+        let tail = Array(bytes[(bytes.count - hold)...])
+        guard Normalizer.normalize(tail, dropBOM: false) == StreamEngine.replacement else { return nil }
+        var shown = Array(bytes[..<(bytes.count - hold)])
+        guard !shown.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        shown.append(contentsOf: StreamEngine.replacement)
+        let ok = shown.withUnsafeBufferPointer { appendPlainText($0) }
+        guard ok else { return nil }
+        // The placeholder is shown, not input: it is not stable.
+        stableCount = storage.source.count - 3
+        pending = tail
+        placeholderShown = true
+        publishedPending = true
+        return lastUpdate
+    }
+
+    /// Takes back the U+FFFD the plain path appended for held bytes, when
+    /// the text it extended keeps other bytes (otherwise the exact path
+    /// replaces it, as it replaces any pending bytes).
+    private func removePlaceholder() -> Bool {
+        placeholderShown = false
+        let count = storage.source.count
+        guard count >= 4, stableCount == count - 3, storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement),
+              !isSpaceOrTab(storage.source[count - 4]) else { return false }
+        let c = storage.nodes.count - 1
+        guard c > 0, storage.nodes[c].kind == .text, !storage.nodes[c].a.isArena, Int(storage.nodes[c].end) == count,
+              storage.nodes[c].a.end == count, storage.nodes[c].a.length > 3, storage.nodes[c].firstChild < 0 else { return false }
+        let leaf: Int
+        var inCell = false
+        if trailingParagraphNode > 0, let line = trailingParagraphLines.last, Int(line.end) == count {
+            leaf = trailingParagraphNode
+        } else if trailingTableNode > 0, Int(trailingRow.end) == count {
+            leaf = Int(storage.nodes[c].parent)
+            inCell = true
+        } else {
+            return false
+        }
+        guard Int(storage.nodes[c].parent) == leaf else { return false }
+        reclaim()
+        storage.source.removeLast(3)
+        let newCount = count - 3
+        storage.nodes[c].end = UInt32(newCount)
+        storage.nodes[c].a.length -= 3
+        if inCell {
+            storage.nodes[leaf].end = UInt32(newCount)
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        }
+        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = UInt32(newCount)
+            p = storage.nodes[Int(p)].parent
+        }
+        wordCheckedEnd = -1
+        publishedPending = false
+        return true
     }
 
     @inline(__always)
@@ -314,6 +395,10 @@ final class StreamEngine: @unchecked Sendable {
         var t = [Bool](repeating: false, count: 256)
         for b in 0x20...0x7E { t[b] = true }
         for ch in "\\`*_])>~$|@;#" { t[Int(ch.asciiValue!)] = false }
+        // Non-ASCII text (checked to be whole, valid UTF-8): a letter,
+        // Unicode punctuation or space next to a delimiter run matters only
+        // as the first byte after the text, which is checked like ASCII.
+        for b in 0x80...0xFF { t[b] = true }
         return t
     }()
 
@@ -326,7 +411,12 @@ final class StreamEngine: @unchecked Sendable {
     /// ancestors. Anything else — or any doubt — takes the exact path.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
-        for b in bytes where !StreamEngine.plainByte[Int(b)] { return false }
+        var ascii = true
+        for b in bytes {
+            if !StreamEngine.plainByte[Int(b)] { return false }
+            if b >= 0x80 { ascii = false }
+        }
+        if !ascii && !Normalizer.isClean(bytes) { return false }
         let sourceCount = storage.source.count
         // The leaf (a paragraph, a heading or a table cell) and where the
         // content of its last line starts.
@@ -993,6 +1083,7 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Publishing a snapshot
 
     private func publish(finalInput: Bool) -> StreamUpdate {
+        placeholderShown = false
         leafInlineNode = -1
         afterParagraphLineFeed = false
         wordCheckedEnd = -1
