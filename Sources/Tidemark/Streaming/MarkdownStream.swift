@@ -223,7 +223,8 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Whether `storage.source` ends with the U+FFFD standing for the held
-    /// bytes of `pending`, appended by the plain path (`appendWithPlaceholder`).
+    /// bytes of `pending`, appended by the plain or paragraph path
+    /// (`appendWithPlaceholder`).
     @exclusivity(unchecked) private var placeholderShown = false
     private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
@@ -233,7 +234,7 @@ final class StreamEngine: @unchecked Sendable {
         var shown = Array(bytes[..<(bytes.count - hold)])
         guard !shown.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
         shown.append(contentsOf: StreamEngine.replacement)
-        let ok = shown.withUnsafeBufferPointer { appendPlainText($0) }
+        let ok = shown.withUnsafeBufferPointer { appendPlainText($0) || appendToParagraphLine($0) }
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
         stableCount = storage.source.count - 3
@@ -280,6 +281,10 @@ final class StreamEngine: @unchecked Sendable {
         while p >= 0 {
             storage.nodes[Int(p)].end = UInt32(newCount)
             p = storage.nodes[Int(p)].parent
+        }
+        if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
+            inline.content.removeLast(3)
+            leafInlineSourceEnd = newCount
         }
         wordCheckedEnd = -1
         publishedPending = false
