@@ -444,7 +444,7 @@ final class InlineParser {
             }
             if isASCIIPunctuation(next) {
                 if options.contains(.math) && (next == UInt8(ascii: "\\") || next == UInt8(ascii: "(") || next == UInt8(ascii: "[")) {
-                    blocked = true  // the math may still close (set again below when it does not matter)
+                    blocked = true  // math that may still close (set even when it closes: conservative)
                 }
                 if options.contains(.math), next == UInt8(ascii: "\\"), let e = doubledMathParen(pos) { return e }
                 if options.contains(.math), next == UInt8(ascii: "("), let e = mathParen(pos, display: false) { return e }
