@@ -205,13 +205,7 @@ final class InlineParser {
             nodes.removeAll(keepingCapacity: true)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
         }
-        delimiters.removeAll(keepingCapacity: true)
-        brackets.removeAll(keepingCapacity: true)
-        linksInactiveBelow = 0
-        delimiterTop = -1
-        if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
-        backtickRunsScanned = false
-        html = RawHTML.Memo()
+        resetScan()
         blocked = false
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
@@ -295,10 +289,10 @@ final class InlineParser {
 
     // MARK: Parsing a leaf
 
-    /// Parses `content` (already filled, with its line map) into `nodes`;
-    /// node 0 is the leaf itself.
-    func parse() {
-        nodes.removeAll(keepingCapacity: true)
+    /// Empties the stacks and the per-content caches (backtick runs, math
+    /// closers, raw HTML memo) before a parse.
+    @inline(__always)
+    private func resetScan() {
         delimiters.removeAll(keepingCapacity: true)
         brackets.removeAll(keepingCapacity: true)
         linksInactiveBelow = 0
@@ -306,6 +300,13 @@ final class InlineParser {
         if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
         backtickRunsScanned = false
         html = RawHTML.Memo()
+    }
+
+    /// Parses `content` (already filled, with its line map) into `nodes`;
+    /// node 0 is the leaf itself.
+    func parse() {
+        nodes.removeAll(keepingCapacity: true)
+        resetScan()
         nodes.append(InlineNode(kind: .paragraph, start: 0, end: content.count))
         content.withUnsafeBufferPointer { buffer in
             c = buffer

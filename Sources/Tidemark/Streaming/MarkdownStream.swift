@@ -271,17 +271,7 @@ final class StreamEngine: @unchecked Sendable {
         let newCount = count - 3
         storage.nodes[c].end = UInt32(newCount)
         storage.nodes[c].a.length -= 3
-        if inCell {
-            storage.nodes[leaf].end = UInt32(newCount)
-            trailingRow.end = Int32(newCount)
-        } else {
-            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        }
-        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = UInt32(newCount)
-            p = storage.nodes[Int(p)].parent
-        }
+        setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newCount, end: newCount)
         if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
             inline.content.removeLast(3)
             leafInlineSourceEnd = newCount
@@ -517,20 +507,27 @@ final class StreamEngine: @unchecked Sendable {
             text.a = ByteRef.source(trimmed, newTrimmed)
             _ = BlockParser.appendNode(text, parent: Int32(leaf), into: &storage.nodes)
         }
-        if inCell {
-            storage.nodes[leaf].end = UInt32(newTrimmed)
-            trailingRow.end = Int32(newCount)
-        } else {
-            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        }
-        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = UInt32(newCount)
-            p = storage.nodes[Int(p)].parent
-        }
+        setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
         _ = trailingBlockChanged()
         wordCheckedEnd = newCount
         return true
+    }
+
+    /// After the trailing leaf's last line changed length: a table cell ends
+    /// at `contentEnd` (its content, trailing spaces trimmed), the leaf's
+    /// line and its other ancestors at `end` (the source's end).
+    private func setLeafEnds(leaf: Int, inCell: Bool, contentEnd: Int, end: Int) {
+        if inCell {
+            storage.nodes[leaf].end = UInt32(contentEnd)
+            trailingRow.end = Int32(end)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(end)
+        }
+        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = UInt32(end)
+            p = storage.nodes[Int(p)].parent
+        }
     }
 
     /// The source length after the last plain-text append, whose word then
