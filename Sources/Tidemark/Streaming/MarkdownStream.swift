@@ -831,14 +831,32 @@ final class StreamEngine: @unchecked Sendable {
         let first = Int(blk.firstLine)
         let lastLine = p.lines[first + Int(blk.lineCount) - 1]
         guard Int(lastLine.start) >= partialLineStart, Int(lastLine.end) == sourceCount, lastLine.pad == 0,
-              p.s[Int(p.lines[first].start)] != UInt8(ascii: "["),
+              !StreamEngine.mayStartDefinition(p.s, p.lines[first]),
               Int(lastLine.start) < sourceCount else { return }
         // A line that is a paragraph line now but may still become something
         // else (`**`, `1`, `$$x`) is recorded too: the fast paths take it
         // once the bytes appended make it decided (`leafLineDecided`).
         trailingParagraphUndecided = !StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount)
+        // Only a paragraph that starts on the undecided line: with lines
+        // before it, the snapshot may have read the line as a setext
+        // underline and taken definitions out of the paragraph early (the
+        // `stream` fuzz target: ` [ref]: /u\(` then `-` then `o`).
+        if trailingParagraphUndecided && (blk.lineCount != 1 || Int(blk.start) < partialLineStart) {
+            trailingParagraphUndecided = false
+            return
+        }
         trailingParagraphLines.append(contentsOf: p.lines[first..<(first + Int(blk.lineCount))])
         trailingParagraphNode = -1  // the node index is known once the tail is emitted
+    }
+
+    /// Whether a paragraph's first line may begin a link reference
+    /// definition (its first byte after spaces and tabs is `[`): then
+    /// closing the paragraph can take lines out of it, and the fast paths,
+    /// which parse its lines as they are, must not be used.
+    static func mayStartDefinition(_ s: Bytes, _ line: Line) -> Bool {
+        var i = Int(line.start)
+        while i < Int(line.end) && isSpaceOrTab(s[i]) { i += 1 }
+        return i < Int(line.end) && s[i] == UInt8(ascii: "[")
     }
 
     /// Whether the block structure of a paragraph line whose content (after

@@ -89,3 +89,20 @@ struct FuzzFindingsTests {
         Self.expectKeptBlocksUnchanged(updates)
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the `stream` target (session 3): ` [ref]: /u\(` then `-`
+    /// then `o`. The snapshot of the undecided line `-` read it as a setext
+    /// underline and took the definition out of the paragraph early, so the
+    /// paragraph looked as if it started on that line; the fast path then
+    /// kept its start at the definition. Undecided lines are now taken only
+    /// for a paragraph that starts on them.
+    @Test func fuzz_stream_undecidedLineAfterDefinitionParagraph() {
+        let bytes = Array("- b\n \n [ref]: /u\\(\n-oo\n".utf8)
+        for options in [ParseOptions.commonmark, .default] {
+            #expect(StreamingTests.check(bytes, options: options, chunks: [1], checkDiff: true) == nil)
+        }
+        let original = Array("\0\n*a\u{12}\u{01}- \u{01}a\0\0\u{03}\n- b\0\0\n \n [ref]: /u\\(\n-oo\n>      \u{AD} b\nd\n".utf8)
+        #expect(StreamingTests.check(original, options: [], chunks: [1]) == nil)
+    }
+}
