@@ -1172,7 +1172,11 @@ final class StreamEngine: @unchecked Sendable {
             lastDefinitions = p.definitions
             lastFootnoteKeys = p.footnoteKeys
             let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
+            // (A definition that arrived with complete lines is in the
+            // checkpoint already: `definitionsMoved` sees it, and the closed
+            // blocks of the tail that missed it must be emitted again.)
             let reuse = tailLogValid && justSettled.isEmpty && provisional == nil && !definitionsAdded && !footnotesActive
+                && !definitionsMoved
             var cursor = settledNodeCount
             var arenaCursor = settledArenaCount
             if let r = provisional {

@@ -106,3 +106,19 @@ extension FuzzFindingsTests {
         #expect(StreamingTests.check(original, options: [], chunks: [1]) == nil)
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by CI's smoke run of the `render` target (session 3; present
+    /// since session 2): a definition that arrives with complete lines is in
+    /// the snapshot's checkpoint already, so the tail emitter reused a closed
+    /// paragraph of the open list that still showed `[ref]` as text.
+    @Test func fuzz_render_definitionInCompleteLinesReachesClosedTailBlocks() {
+        let text = "- a\n- b\n\n- a\n- b\n\n  [ref]: x y\n- b\n\n  [ref]: /url\n- d\n"
+        let bytes = Array(text.utf8)
+        for split in 1..<bytes.count {
+            let problem = StreamingTests.check(bytes, options: .default, chunks: [split, bytes.count], checkDiff: true)
+            #expect(problem == nil, "split \(split): \(problem ?? "")")
+            if problem != nil { break }
+        }
+    }
+}
