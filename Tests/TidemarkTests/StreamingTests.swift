@@ -43,6 +43,18 @@ import Testing
         return nil
     }
 
+    /// Each document streamed in fixed chunks of each size, with the diff
+    /// checked: no mismatch.
+    static func expectExact(_ docs: [String], chunkSizes: [Int], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for d in docs {
+            for size in chunkSizes {
+                let problem = check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     @Test("every prefix, byte by byte", arguments: allCases)
     func byteByByte(_ c: FixtureCase) {
         let bytes = Array(c.example.markdown.utf8)
@@ -85,12 +97,7 @@ import Testing
             "para\n| a |\n| - |\n",
             "$$\nx^2\n$$\n",
         ]
-        for d in docs {
-            for size in [1, 2, 3, 7] {
-                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
-                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
-            }
-        }
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 7])
     }
 
     /// Plain bytes after a closed construct, in table cells, and the bytes
@@ -107,12 +114,7 @@ import Testing
             "- item **one** then words\n  - nested `code` then words [x](y) then\n",
             "[a]: /u\n\n[a] then words [a] and more\n",
         ]
-        for d in docs {
-            for size in [1, 2, 3, 4, 5, 9] {
-                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
-                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
-            }
-        }
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 9])
     }
 
     /// Text without spaces (Chinese, Japanese) in chunks that split its
@@ -127,12 +129,7 @@ import Testing
             "- 項目その一です\n- 項目その二 `x` です\n",
             "emoji 😀😀 text 👪 more, http://🍄.ga/ and www.例え.jp/パス。ok\n",
         ]
-        for d in docs {
-            for size in [1, 2, 4, 5, 7] {
-                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
-                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
-            }
-        }
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 4, 5, 7])
     }
 
     @Test func untouchedBlocksKeepTheirIDs() {
