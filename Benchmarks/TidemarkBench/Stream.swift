@@ -1,4 +1,4 @@
-// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES]
+// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--once [--hold] | --batch-once]
 //
 // The streaming benchmark of the streaming issue: stream FILE in N-byte
 // chunks (default 4), taking the update after every append, against one
@@ -18,12 +18,16 @@ func runStreamBenchmark(_ arguments: [String]) {
     // difference of the two totals is the streaming run's count.
     var once = false
     var batchOnce = false
+    // `--hold`: keep each update until the next append returns, as a UI
+    // that shows the last document does.
+    var hold = false
     while let a = args.popFirst() {
         switch a {
         case "--chunk": chunk = Int(args.popFirst() ?? "") ?? 0
         case "--naive-prefix": naivePrefix = Int(args.popFirst() ?? "") ?? 0
         case "--once": once = true
         case "--batch-once": batchOnce = true
+        case "--hold": hold = true
         default:
             if a.hasPrefix("-") || path != nil { fail("unknown argument '\(a)'") }
             path = a
@@ -41,11 +45,15 @@ func runStreamBenchmark(_ arguments: [String]) {
         var stream = MarkdownStream(options: .default)
         var at = 0
         var changed = 0
+        var held: StreamUpdate? = nil
         while at < input.count {
             let end = min(input.count, at + chunk)
-            changed &+= stream.append(bytes: input[at..<end]).changedBlocks.count
+            let update = stream.append(bytes: input[at..<end])
+            changed &+= update.changedBlocks.count
+            if hold { held = update }
             at = end
         }
+        _ = held
         writeStdout(Array("nodes \(stream.finish().document.nodeCount) changed \(changed)\n".utf8))
         return
     }
@@ -78,6 +86,25 @@ func runStreamBenchmark(_ arguments: [String]) {
         }
         final = stream.finish()
         streamed = min(streamed, seconds(clock.now - start))
+    }
+    // The same, holding each update until the next append returns (a UI
+    // keeps the document it shows): the stream continues in a spare storage.
+    var streamedHolding = Double.infinity
+    for _ in 0..<3 {
+        var stream = MarkdownStream(options: .default)
+        var at = 0
+        var held: StreamUpdate? = nil
+        let start = clock.now
+        while at < input.count {
+            let end = min(input.count, at + chunk)
+            let update = stream.append(bytes: input[at..<end])
+            _ = update.changedBlocks.count
+            held = update
+            at = end
+        }
+        _ = held
+        _ = stream.finish()
+        streamedHolding = min(streamedHolding, seconds(clock.now - start))
     }
     var perAppend: [Double] = []
     perAppend.reserveCapacity(input.count / chunk + 1)
@@ -126,6 +153,7 @@ func runStreamBenchmark(_ arguments: [String]) {
         stream \(path): \(input.count) bytes in \(chunk)-byte chunks, \(perAppend.count) appends, final document exact: \(exact)
           batch parse            \(format(batch * 1000, 2)) ms
           streamed (all appends) \(format(streamed * 1000, 2)) ms   ratio streamed/batch = \(format(streamed / batch, 2))  (target ≤ 3)
+          holding each update    \(format(streamedHolding * 1000, 2)) ms   ratio = \(format(streamedHolding / batch, 2))
           per append             p50 \(micro(p50))   p99 \(micro(p99))   max \(micro(perAppend.last ?? 0))
           naive re-parse per chunk on a \(prefix.count)-byte prefix: \(format(naive * 1000, 1)) ms vs streamed \(format(streamedPrefix * 1000, 1)) ms (naive/streamed = \(format(naive / max(streamedPrefix, 1e-9), 1)))
 

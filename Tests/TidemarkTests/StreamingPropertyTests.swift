@@ -25,7 +25,8 @@ import Testing
     }
 
     /// Streams `bytes` in random chunk sizes from `sizes`, checking every append.
-    static func checkRandomChunks(_ bytes: [UInt8], seed: UInt64, sizes: ClosedRange<Int>, options: ParseOptions = .default) -> String? {
+    static func checkRandomChunks(_ bytes: [UInt8], seed: UInt64, sizes: ClosedRange<Int>, options: ParseOptions = .default,
+                                  hold: Int = 0) -> String? {
         var rng = Rng(state: seed)
         var chunks: [Int] = []
         var total = 0
@@ -34,7 +35,7 @@ import Testing
             chunks.append(n)
             total += n
         }
-        return StreamingTests.check(bytes, options: options, chunks: chunks, checkDiff: true)
+        return StreamingTests.check(bytes, options: options, chunks: chunks, checkDiff: true, hold: hold)
     }
 
     // MARK: Generated Markdown
@@ -126,7 +127,9 @@ import Testing
         let doc = StreamingPropertyTests.document(seed: seed, blocks: 12)
         let bytes = Array(doc.utf8)
         for (k, sizes) in [1...3, 1...12, 5...40].enumerated() {
-            let problem = StreamingPropertyTests.checkRandomChunks(bytes, seed: seed &* 31 &+ UInt64(k), sizes: sizes)
+            // Updates held across appends (0 to 3 of them, by seed).
+            let problem = StreamingPropertyTests.checkRandomChunks(bytes, seed: seed &* 31 &+ UInt64(k), sizes: sizes,
+                                                                   hold: Int((seed &+ UInt64(k)) % 4))
             #expect(problem == nil, "seed \(seed), chunk sizes \(sizes):\n\(doc)\n---\n\(problem ?? "")")
             if problem != nil { break }
         }
@@ -143,8 +146,8 @@ import Testing
     func realDocument(_ path: String) throws {
         let data = try Data(contentsOf: StreamingPropertyTests.repositoryRoot.appendingPathComponent(path))
         let bytes = [UInt8](data)
-        for seed in [UInt64(7), 8] {
-            let problem = StreamingPropertyTests.checkRandomChunks(bytes, seed: seed, sizes: 1...24)
+        for (seed, hold) in [(UInt64(7), 0), (8, 1), (9, 3)] {
+            let problem = StreamingPropertyTests.checkRandomChunks(bytes, seed: seed, sizes: 1...24, hold: hold)
             #expect(problem == nil, "\(path), seed \(seed): \(problem ?? "")")
         }
     }

@@ -11,11 +11,15 @@ import Testing
     /// snapshot. Returns a description of the first mismatch, if any.
     /// With `checkDiff`, also the diff's contract: a block reported neither
     /// changed nor inserted renders as it did after the previous append.
-    static func check(_ bytes: [UInt8], options: ParseOptions, chunks: [Int], checkDiff: Bool = false) -> String? {
+    /// `hold`: how many of the latest updates stay alive across the next
+    /// appends (as a UI holds the document it shows), each checked again
+    /// after every append: the stream then writes into spare storages.
+    static func check(_ bytes: [UInt8], options: ParseOptions, chunks: [Int], checkDiff: Bool = false, hold: Int = 0) -> String? {
         var stream = MarkdownStream(options: options)
         var at = 0
         var k = 0
         var shown: [BlockID: String] = [:]
+        var held: [(update: StreamUpdate, batch: Document, at: Int)] = []
         while at < bytes.count {
             let size = max(1, chunks[k % chunks.count])
             k += 1
@@ -24,7 +28,14 @@ import Testing
             at = end
             let batch = Document(parsing: bytes[0..<at], options: options)
             if update.document != batch {
-                return "after \(at) bytes (chunks \(chunks)): streamed\n\(update.document.html(HTMLOptions(unsafe: true)))\nbatch\n\(batch.html(HTMLOptions(unsafe: true)))"
+                return "after \(at) bytes (chunks \(chunks), holding \(hold)): streamed\n\(update.document.html(HTMLOptions(unsafe: true)))\nbatch\n\(batch.html(HTMLOptions(unsafe: true)))"
+            }
+            for h in held where h.update.document != h.batch {
+                return "after \(at) bytes (chunks \(chunks)): the held update of \(h.at) bytes changed"
+            }
+            if hold > 0 {
+                held.append((update, batch, at))
+                if held.count > hold { held.removeFirst() }
             }
             if checkDiff {
                 var now: [BlockID: String] = [:]
@@ -61,6 +72,11 @@ import Testing
         for options in [ParseOptions.default, .commonmark] {
             let problem = StreamingTests.check(bytes, options: options, chunks: [1], checkDiff: options == .default)
             #expect(problem == nil, "\(c.testDescription): \(problem ?? "")")
+        }
+        // Holding the last one, two or three updates (a UI showing one).
+        for hold in 1...3 {
+            let problem = StreamingTests.check(bytes, options: .default, chunks: [hold], hold: hold)
+            #expect(problem == nil, "\(c.testDescription), holding \(hold): \(problem ?? "")")
         }
     }
 

@@ -933,12 +933,95 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
-    /// Makes `storage` uniquely ours again (copying only if a reader still
-    /// holds the last document).
-    private func reclaim() {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
+    /// A storage published earlier, kept to be written again once no reader
+    /// holds it. Its arrays equal the current storage's below the marks
+    /// (node 0, the root, is always copied).
+    private struct Spare {
+        var storage: DocumentStorage
+        var nodes: Int
+        var source: Int
+        var arena: Int
+        var lines: Int
+
+        init(_ storage: DocumentStorage) {
+            self.storage = storage
+            nodes = storage.nodes.count
+            source = storage.source.count
+            arena = storage.arena.count
+            lines = storage.lineStarts.count
         }
+    }
+    /// Empty unless readers hold published storages (a UI keeps the update
+    /// it shows while the next append runs; the async front end also holds
+    /// the one it has not yielded yet): at most `maxSpares`.
+    @exclusivity(unchecked) private var spares: [Spare] = []
+    private static let maxSpares = 3
+
+    /// Nothing below these is written by the operation about to run: the
+    /// settled prefix before the last settled top-level block (whose `next`
+    /// link the snapshot sets), the stable bytes, the settled arena, the
+    /// parser's line starts. (`settle` and `publish` lower the node floor
+    /// further when they re-emit settled blocks.)
+    private func lowerSpareFloors() {
+        guard !spares.isEmpty else { return }
+        var nodeFloor = settledNodeStarts.last ?? 1
+        if let r = provisionalFrom { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
+        lowerSpareNodeFloor(nodeFloor)
+        for k in spares.indices {
+            spares[k].source = min(spares[k].source, stableCount)
+            spares[k].arena = min(spares[k].arena, settledArenaCount)
+            spares[k].lines = min(spares[k].lines, syncedLineStarts)
+        }
+    }
+
+    private func lowerSpareNodeFloor(_ floor: Int) {
+        for k in spares.indices { spares[k].nodes = min(spares[k].nodes, floor) }
+    }
+
+    /// Makes `storage` uniquely ours again. When a reader still holds the
+    /// last document, the engine continues in a spare storage no reader
+    /// holds, copying into it only what changed since it was current (the
+    /// trailing blocks, new bytes and newly settled nodes); a full copy only
+    /// when every spare is held too. So holding updates costs an append
+    /// time proportional to the tail, not to the document.
+    private func reclaim() {
+        // (After any switch: the storage that was current is a spare now.)
+        defer { lowerSpareFloors() }
+        if isKnownUniquelyReferenced(&storage) { return }
+        for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
+            let y = spares[k].storage
+            Self.sync(&y.source, from: storage.source, keeping: spares[k].source)
+            Self.sync(&y.nodes, from: storage.nodes, keeping: max(1, spares[k].nodes))
+            if !y.nodes.isEmpty { y.nodes[0] = storage.nodes[0] }
+            Self.sync(&y.arena, from: storage.arena, keeping: spares[k].arena)
+            Self.sync(&y.lineStarts, from: storage.lineStarts, keeping: spares[k].lines)
+            #if DEBUG
+            if !(y.source == storage.source && y.nodes == storage.nodes && y.arena == storage.arena && y.lineStarts == storage.lineStarts) {
+                let firstNode = zip(y.nodes, storage.nodes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let firstSource = zip(y.source, storage.source).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let firstArena = zip(y.arena, storage.arena).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let firstLine = zip(y.lineStarts, storage.lineStarts).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                preconditionFailure("a spare storage was not brought up to date: marks \(spares[k]) counts \(y.nodes.count)/\(storage.nodes.count) \(y.source.count)/\(storage.source.count) \(y.arena.count)/\(storage.arena.count) \(y.lineStarts.count)/\(storage.lineStarts.count) first differences \(String(describing: firstNode)) \(String(describing: firstSource)) \(String(describing: firstArena)) \(String(describing: firstLine)) settled \(settledNodeStarts.suffix(3)) source \(String(decoding: storage.source, as: UTF8.self).debugDescription)")
+            }
+            #endif
+            spares[k] = Spare(storage)
+            storage = y
+            return
+        }
+        let held = Spare(storage)
+        storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
+        if spares.count < Self.maxSpares {
+            spares.append(held)
+        } else {
+            spares.removeFirst()
+            spares.append(held)
+        }
+    }
+
+    private static func sync<T>(_ y: inout [T], from x: [T], keeping mark: Int) {
+        let m = min(mark, y.count, x.count)
+        if m < y.count { y.removeSubrange(m...) }
+        if m < x.count { y.append(contentsOf: x[m...]) }
     }
 
     // MARK: Settling
@@ -1032,6 +1115,7 @@ final class StreamEngine: @unchecked Sendable {
         var oldHashes: [Int] = []
         var oldMisses: [Set<[UInt8]>] = []
         if let r = rebuildFrom {
+            lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
             oldHashes = Array(settledHashes[r...])
             oldMisses = Array(settledMisses[r...])
             blocksToEmit = Array(settledBlocks[r...])
@@ -1180,6 +1264,7 @@ final class StreamEngine: @unchecked Sendable {
             var cursor = settledNodeCount
             var arenaCursor = settledArenaCount
             if let r = provisional {
+                lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
                 nodes.removeSubrange(settledNodeStarts[r]...)
                 arena.removeSubrange(settledArenaCount...)
                 provisionalFrom = r
@@ -1268,6 +1353,8 @@ final class StreamEngine: @unchecked Sendable {
         var renumbered: [Int] = []
         if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
             snapshot = p.renumberFootnotes(snapshot)
+            // (Numbers anywhere in the document may change.)
+            lowerSpareNodeFloor(1)
             var signature: [Int32] = []
             var holders: [Int] = []
             let tops = (provisional == nil ? settledNodeStarts : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
