@@ -38,7 +38,7 @@
 import Tidemark
 
 /// The most bytes of batch parsing one input may cost.
-let appendBudget = 3_000_000
+let appendBudget = 400_000
 
 /// Whether two nodes of (possibly) different documents have the same
 /// subtree: kinds, ranges and every attribute. Iterative, any depth.
