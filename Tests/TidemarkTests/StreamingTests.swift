@@ -133,6 +133,22 @@ import Testing
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 9])
     }
 
+    /// Spaces and tabs starting a line after every kind of open block: a
+    /// blank last line changes only the root's end, except in an open code,
+    /// HTML or math block and in an open container without children (an
+    /// empty item or footnote takes the line into its range).
+    @Test func blankLineStartsAfterEveryOpenBlock() {
+        let tips = ["- a\n", "> a\n", "[^1]: a\n", "| a |\n|---|\n", "- a\n  - b\n", "1. a\n\n", "> [!NOTE]\n> a\n",
+                    "a\n", "# h\n", "- a\n\n  b\n", "> - a\n", "    code\n", "[a]: /u\n", "[a]: /u\n\"t\"\n",
+                    "-\n", "- \n", ">\n", "1.\n", "[^1]:\n", "- a\n-\n", "> [!NOTE]\n", "- [ ]\n", "- a\n  >\n",
+                    "```\ncode\n", "<!--\nx\n", "<div>\n", "$$\nx\n", "\\[\nx\n", "para\n\n"]
+        var docs: [String] = []
+        for tip in tips {
+            for blank in ["  ", "    ", "\t", " \t  ", "      x\n"] { docs.append(tip + blank) }
+        }
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3])
+    }
+
     /// Text without spaces (Chinese, Japanese) in chunks that split its
     /// UTF-8 sequences: the plain path shows U+FFFD for the held bytes and
     /// takes it back; resume points after non-ASCII characters; autolinks

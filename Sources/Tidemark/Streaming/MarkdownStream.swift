@@ -164,6 +164,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
+        e.blankPartialLine = blankPartialLine
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
         e.tailLogValid = tailLogValid
@@ -296,16 +297,33 @@ final class StreamEngine: @unchecked Sendable {
     /// the last line, a blank line ends the paragraph just as the end of the
     /// input does, and nodes other than the root end where they did.
     private func appendBlankLineStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterParagraphLineFeed, !bytes.isEmpty, bytes.count <= 4096 else { return false }
+        guard afterParagraphLineFeed || blankPartialLine, !bytes.isEmpty, bytes.count <= 4096 else { return false }
         for b in bytes where !isSpaceOrTab(b) { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         storage.nodes[0].end = UInt32(storage.source.count)
-        _ = trailingBlockChanged()
-        afterParagraphLineFeed = true
+        let (paragraph, blank) = (afterParagraphLineFeed, blankPartialLine)
+        if lastTailIDs.isEmpty {
+            // Every block is settled: nothing but the root changed.
+            wordCheckedEnd = -1
+            if !lastDiff.changed.isEmpty || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty { lastDiff = .empty }
+            lastFinal = false
+        } else {
+            _ = trailingBlockChanged()
+        }
+        afterParagraphLineFeed = paragraph
+        blankPartialLine = blank
         return true
     }
+
+    /// Set by a snapshot whose partial line is empty or blank, after a line
+    /// feed, with no open code, HTML or math block and no open container
+    /// without children (see `publish`): spaces
+    /// and tabs appended to that line change nothing but the root's end (a
+    /// blank last line closes what the end of the input closes). Any other
+    /// change clears it.
+    @exclusivity(unchecked) private var blankPartialLine = false
 
     /// The line feed that ends the trailing paragraph's last line, when that
     /// line's structure was decided (so the block parser takes it as the
@@ -923,6 +941,7 @@ final class StreamEngine: @unchecked Sendable {
     /// full snapshot reports it as changed too.
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
+        blankPartialLine = false
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
@@ -1332,6 +1351,24 @@ final class StreamEngine: @unchecked Sendable {
 
             p.rollback(to: cp)
             p.s = Bytes(start: nil, count: 0)
+
+            // A partial line of spaces and tabs (or none) after a line feed,
+            // with no open block that keeps blank lines (code, HTML, math):
+            // more spaces and tabs only move the root's end.
+            var blank = !finalInput && pending.isEmpty && cp.position > 0 && cp.position <= source.count
+                && source[cp.position - 1] == 0x0A
+            if blank { for b in source[cp.position...] where !isSpaceOrTab(b) { blank = false; break } }
+            if blank {
+                // (An open container without children — `-`, `[^1]:` — takes
+                // the blank line into its range.)
+                let tip = p.blocks[Int(p.tip)]
+                switch tip.kind {
+                case .codeBlock, .htmlBlock, .mathBlock: blank = false
+                case .document, .paragraph, .heading, .table: break
+                default: if tip.lastChild < 0 { blank = false }
+                }
+            }
+            blankPartialLine = blank
         }
         #if DEBUG
         precondition(p.blocks == blocksBefore, "streaming checkpoint rollback changed the block tree")
