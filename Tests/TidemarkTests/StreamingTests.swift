@@ -149,6 +149,32 @@ import Testing
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3])
     }
 
+    /// Paragraphs of many lines: each new line that starts with a letter
+    /// continues the paragraph (lazily in a quote or list), so its first
+    /// bytes take the new-line fast path; the lines that follow may still
+    /// end it, make it a heading or a table, or break it hard.
+    @Test func paragraphsOfManyLines() {
+        let docs = [
+            "first line of text\nsecond line *em*\nthird `code` line\n  indented fourth\n\tand a tab\nend.\n",
+            "hard break  \nnext line\\\nafter backslash\nplain\n",
+            "line one\nline two\n===\n\nline one\nline two\n---\nafter\n",
+            "a | b\nc | d\n|---|---|\nrow | x\n\nwords\nmore words\n- item\n",
+            "> quoted line\nlazy line\n> back in quote\nlazy again\n",
+            "- item text\n  continued\nlazy continued\n- next item\n  more\n",
+            "para **strong\ncontinues** here\nand *em\nacross* lines\n[link\ntext](/u) after\n",
+            "word\n1.5 percent\n2) not a list\n#hashtag\n$5 and $6\n\\escaped\n",
+            "text\n    four spaces\n\n    code now\n",
+            "日本語の行\n次の行です\nEmoji 😀 line\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
+        for d in docs {
+            for hold in 1...2 {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: hold)
+                #expect(problem == nil, "\(d.debugDescription), holding \(hold): \(problem ?? "")")
+            }
+        }
+    }
+
     /// Text without spaces (Chinese, Japanese) in chunks that split its
     /// UTF-8 sequences: the plain path shows U+FFFD for the held bytes and
     /// takes it back; resume points after non-ASCII characters; autolinks

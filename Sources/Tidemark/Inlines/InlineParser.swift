@@ -214,12 +214,12 @@ final class InlineParser {
         var t = length - 1
         while t > start {
             let b = content[t]
-            if b == 0x0A { break }
-            // After a space or tab, or after a non-ASCII character (text
-            // without spaces, as in Chinese or Japanese): no construct left
-            // open before it can reach past it without being a blocker.
+            // After a space, tab or line feed, or after a non-ASCII character
+            // (text without spaces, as in Chinese or Japanese): no construct
+            // left open before it can reach past it without being a blocker.
             let before = content[t - 1]
-            if !isSpaceOrTab(b) && (b & 0xC0) != 0x80 && (isSpaceOrTab(before) || before >= 0x80) {
+            if !isSpaceOrTab(b) && b != 0x0A && (b & 0xC0) != 0x80
+                && (isSpaceOrTab(before) || before == 0x0A || before >= 0x80) {
                 barrierTarget = t
                 break
             }

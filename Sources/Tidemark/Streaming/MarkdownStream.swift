@@ -210,14 +210,15 @@ final class StreamEngine: @unchecked Sendable {
             // from there (a fast path that took the first part left its
             // block marked changed for the next snapshot's diff).
             // Spaces and tabs after that line feed start a blank line.
-            var n = bytes.count
-            while n > 0 && isSpaceOrTab(bytes[n - 1]) { n -= 1 }
-            if n >= 1, n < bytes.count || n > 1, bytes[n - 1] == 0x0A, trailingParagraphNode > 0,
-               !UnsafeBufferPointer(rebasing: bytes[..<(n - 1)]).contains(where: { $0 == 0x0A || $0 == 0x0D }),
-               n == 1 || appendFast(UnsafeBufferPointer(rebasing: bytes[..<(n - 1)])) {
-                guard appendLineFeedToParagraph() else { return appendExactly(UnsafeBufferPointer(rebasing: bytes[(n - 1)...])) }
-                if n == bytes.count || appendBlankLineStart(UnsafeBufferPointer(rebasing: bytes[n...])) { return lastUpdate }
-                return appendExactly(UnsafeBufferPointer(rebasing: bytes[n...]))
+            // The first bytes of the next line may take the blank-line or
+            // the new-paragraph-line fast path.
+            if trailingParagraphNode > 0, let k = bytes.firstIndex(of: 0x0A), k + 1 < bytes.count || k > 0,
+               !bytes.contains(0x0D), !UnsafeBufferPointer(rebasing: bytes[(k + 1)...]).contains(0x0A),
+               k == 0 || appendFast(UnsafeBufferPointer(rebasing: bytes[..<k])) {
+                guard appendLineFeedToParagraph() else { return appendExactly(UnsafeBufferPointer(rebasing: bytes[k...])) }
+                let rest = UnsafeBufferPointer(rebasing: bytes[(k + 1)...])
+                if rest.isEmpty || appendBlankLineStart(rest) || appendNewParagraphLine(rest) { return lastUpdate }
+                return appendExactly(rest)
             }
         }
         return appendExactly(bytes)
@@ -286,6 +287,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
             || (bytes.count == 1 && bytes[0] == 0x0A && appendLineFeedToParagraph()) || appendBlankLineStart(bytes)
+            || appendNewParagraphLine(bytes)
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
@@ -622,6 +624,45 @@ final class StreamEngine: @unchecked Sendable {
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
+    }
+
+    /// The fifth fast path: the first bytes of a new line of the trailing
+    /// paragraph, after the line feed that ended its last line took the
+    /// line-feed fast path (`afterParagraphLineFeed`), when they decide the
+    /// line (see `lineDecided`): a line that starts with a letter, after
+    /// any spaces and tabs, is a continuation line of the open paragraph,
+    /// lazy or not, whatever follows — no block can start there or turn
+    /// the paragraph into something else. The paragraph's own parser
+    /// resumes; nothing else is parsed (a paragraph of many lines costs
+    /// each line its own length, not the paragraph's).
+    private func appendNewParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterParagraphLineFeed, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty,
+              trailingParagraphNode > 0, !publishedPending, !placeholderShown, let last = trailingParagraphLines.last
+        else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        let p = Int32(trailingParagraphNode)
+        let sourceCount = storage.source.count
+        guard Int(p) < storage.nodes.count, Int(p) >= settledNodeCount, storage.nodes[Int(p)].kind == .paragraph,
+              Int(storage.nodes[Int(p)].end) == Int(last.end), Int(last.end) < sourceCount,
+              storage.source[Int(last.end)] == 0x0A else { return false }
+        var ws = 0
+        while ws < bytes.count && isSpaceOrTab(bytes[ws]) { ws += 1 }
+        guard ws < bytes.count, Normalizer.isClean(bytes),
+              StreamEngine.lineDecided(UnsafeBufferPointer(rebasing: bytes[ws...]), 0, bytes.count - ws) else { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        trailingParagraphLines.append(Line(start: sourceCount + ws, end: newCount))
+        trailingParagraphUndecided = false
+        return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
+    }
+
+    /// Parses the trailing paragraph (or ATX heading) `p` again after its
+    /// last line grew, or after a line was added (`newLine`), and emits it.
+    private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool) -> Bool {
+        let newCount = storage.source.count
         var nodes = storage.nodes
         storage.nodes = []
         // The paragraph's own inline parser: its content only grows at the
@@ -634,9 +675,21 @@ final class StreamEngine: @unchecked Sendable {
             inline = InlineParser(options: options, definitions: lastDefinitions)
             leafInline = inline
         }
-        let synced = leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count
-            && leafInlineSourceEnd <= sourceCount && leafInlineArenaEnd == storage.arena.count
-        if synced {
+        let synced = leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count - (newLine ? 1 : 0)
+            && leafInlineSourceEnd <= (newLine ? Int(trailingParagraphLines[trailingParagraphLines.count - 2].end) : sourceCount)
+            && leafInlineArenaEnd == storage.arena.count
+        if synced && newLine {
+            // (The plain path may have lengthened the previous line since.)
+            let previous = trailingParagraphLines[trailingParagraphLines.count - 2]
+            let line = trailingParagraphLines[trailingParagraphLines.count - 1]
+            if leafInlineSourceEnd < Int(previous.end) {
+                inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<Int(previous.end)])
+            }
+            inline.content.append(0x0A)
+            inline.lineContentStart.append(inline.content.count)
+            inline.lineSourceStart.append(Int(line.start))
+            inline.content.append(contentsOf: storage.source[Int(line.start)..<newCount])
+        } else if synced {
             inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
         } else {
             inline.definitions = lastDefinitions
