@@ -181,6 +181,8 @@ CASES = [
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),
+    ("stream: paragraph of n plain lines (block)", 4_000, lambda n: "plain words of text on a line without markup\n" * n, "stream", GFM),
+    ("stream: paragraph of n lines with inlines (block)", 4_000, lambda n: "words *em* and `code` on a line\n" * n, "stream", GFM),
     ("stream: quote paragraph of n lines (block)", 500, lambda n: "> quoted line *a* b\n" * n, "stream", GFM),
     ("stream: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"
                                                      "| k | v |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n\n") * n,

@@ -175,6 +175,29 @@ import Testing
         }
     }
 
+    /// Fenced code blocks line by line: a decided line's line feed and the
+    /// next line's first bytes take the code fast paths (indented fences
+    /// strip their indentation, tabs go the exact way); closing fences,
+    /// blank lines, fence-like lines and fences inside containers do not.
+    @Test func fencedCodeLineByLine() {
+        let docs = [
+            "```swift\nlet x = 1\nlet y = x + 2\n    indented\n\tstarts with a tab\n```\nafter\n",
+            "  ```\n  two spaces\n   three\n one\nnone\n\t tab\n  ```\n",
+            "~~~\nline\n```\nstill code\n~~~~\n\npara\n",
+            "````\ncode\n```\n``` x\n`` two\n\n   \nafter blank\n````\n",
+            "- item\n  ```\n  code in item\n  more\nlazy?\n  ```\n",
+            "> ```\n> quoted code\n> more\nout\n",
+            "```\nunclosed\ncode\nto the end",
+            "```\n> not a quote\n>\n`\n~\nx\n",
+            "```\n日本語のコード\n😀 emoji\n```\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+    }
+
     /// Text without spaces (Chinese, Japanese) in chunks that split its
     /// UTF-8 sequences: the plain path shows U+FFFD for the held bytes and
     /// takes it back; resume points after non-ASCII characters; autolinks

@@ -165,6 +165,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
         e.blankPartialLine = blankPartialLine
+        e.afterCodeLineFeed = afterCodeLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
         e.tailLogValid = tailLogValid
@@ -212,12 +213,18 @@ final class StreamEngine: @unchecked Sendable {
             // Spaces and tabs after that line feed start a blank line.
             // The first bytes of the next line may take the blank-line or
             // the new-paragraph-line fast path.
-            if trailingParagraphNode > 0, let k = bytes.firstIndex(of: 0x0A), k + 1 < bytes.count || k > 0,
+            // A line of the trailing top-level fenced code block likewise.
+            if let k = bytes.firstIndex(of: 0x0A), k + 1 < bytes.count || k > 0,
+               trailingParagraphNode > 0 || trailingFencedCode() != nil,
                !bytes.contains(0x0D), !UnsafeBufferPointer(rebasing: bytes[(k + 1)...]).contains(0x0A),
                k == 0 || appendFast(UnsafeBufferPointer(rebasing: bytes[..<k])) {
-                guard appendLineFeedToParagraph() else { return appendExactly(UnsafeBufferPointer(rebasing: bytes[k...])) }
+                guard appendLineFeedToParagraph() || appendCodeLineFeed() else {
+                    return appendExactly(UnsafeBufferPointer(rebasing: bytes[k...]))
+                }
                 let rest = UnsafeBufferPointer(rebasing: bytes[(k + 1)...])
-                if rest.isEmpty || appendBlankLineStart(rest) || appendNewParagraphLine(rest) { return lastUpdate }
+                if rest.isEmpty || appendBlankLineStart(rest) || appendNewParagraphLine(rest) || appendNewCodeLine(rest) {
+                    return lastUpdate
+                }
                 return appendExactly(rest)
             }
         }
@@ -286,8 +293,8 @@ final class StreamEngine: @unchecked Sendable {
     @inline(__always)
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
-            || (bytes.count == 1 && bytes[0] == 0x0A && appendLineFeedToParagraph()) || appendBlankLineStart(bytes)
-            || appendNewParagraphLine(bytes)
+            || (bytes.count == 1 && bytes[0] == 0x0A && (appendLineFeedToParagraph() || appendCodeLineFeed()))
+            || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
@@ -587,6 +594,94 @@ final class StreamEngine: @unchecked Sendable {
         storage.arena.append(contentsOf: bytes)
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += UInt32(bytes.count)
+        let newCount = UInt32(storage.source.count)
+        var p = Int32(last)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = newCount
+            p = storage.nodes[Int(p)].parent
+        }
+        return trailingBlockChanged()
+    }
+
+    /// The trailing block when it is an open fenced code block at the top
+    /// level, shown with its literal at the end of the arena: its node and
+    /// the parser's block.
+    private func trailingFencedCode() -> (node: Int, block: Int32)? {
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty else { return nil }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.parent == 0, code.a.isArena, code.a.end == storage.arena.count,
+              code.a.length > 0 else { return nil }
+        let tip = parser.tip
+        let blk = parser.blocks[Int(tip)]
+        guard blk.kind == .codeBlock, blk.fenced, blk.isOpen, blk.parent == 0, Int(blk.start) == Int(code.start)
+        else { return nil }
+        return (last, tip)
+    }
+
+    /// Whether the bytes hold one that no closing fence holds (a line with
+    /// one is a line of the code, whatever follows).
+    private static func decidesCodeLine(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.contains { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: ">") }
+    }
+
+    /// Set by `appendCodeLineFeed`: the source ends with the line feed of a
+    /// line of the trailing top-level fenced code block. Any other change
+    /// clears it.
+    @exclusivity(unchecked) private var afterCodeLineFeed = false
+
+    /// The line feed that ends a line of the trailing top-level fenced code
+    /// block, when that line is decided (not a closing fence): the parser
+    /// consumes the line; the literal already ends with its line feed, so
+    /// only the root's end moves.
+    private func appendCodeLineFeed() -> Bool {
+        guard !publishedPending, !placeholderShown, let (last, _) = trailingFencedCode() else { return false }
+        let sourceCount = storage.source.count
+        let code = storage.nodes[last]
+        guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
+              Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
+        else { return false }
+        reclaim()
+        storage.source.append(0x0A)
+        stableCount = storage.source.count
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            parser.consumeLines(final: false)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        if storage.lineStarts.count > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
+        if storage.lineStarts.count < parser.lineStarts.count {
+            storage.lineStarts.append(contentsOf: parser.lineStarts[storage.lineStarts.count...])
+        }
+        syncedLineStarts = parser.lineStarts.count
+        storage.nodes[0].end = UInt32(storage.source.count)
+        _ = trailingBlockChanged()
+        afterCodeLineFeed = true
+        return true
+    }
+
+    /// The first bytes of the next line of that code block, when they decide
+    /// it (see `decidesCodeLine`): the line joins the literal, less the
+    /// fence's indentation.
+    private func appendNewCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, let (last, tip) = trailingFencedCode(),
+              storage.source.last == 0x0A else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes) else { return false }
+        // Up to the fence's indentation in spaces is not content (a tab
+        // there is consumed by columns: the exact path).
+        let offset = Int(parser.blocks[Int(tip)].fenceOffset)
+        var strip = 0
+        while strip < offset && strip < bytes.count && isSpaceOrTab(bytes[strip]) {
+            if bytes[strip] == 0x09 { return false }
+            strip += 1
+        }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[strip...]))
+        storage.arena.append(0x0A)
+        storage.nodes[last].a.length += UInt32(bytes.count - strip + 1)
         let newCount = UInt32(storage.source.count)
         var p = Int32(last)
         while p >= 0 {
@@ -994,6 +1089,7 @@ final class StreamEngine: @unchecked Sendable {
     /// full snapshot reports it as changed too.
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
+        afterCodeLineFeed = false
         blankPartialLine = false
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
@@ -1262,6 +1358,7 @@ final class StreamEngine: @unchecked Sendable {
         placeholderShown = false
         leafInlineNode = -1
         afterParagraphLineFeed = false
+        afterCodeLineFeed = false
         wordCheckedEnd = -1
         reclaim()
         let previousTail = tailBlocks
