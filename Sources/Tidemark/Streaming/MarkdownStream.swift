@@ -726,11 +726,15 @@ final class StreamEngine: @unchecked Sendable {
     /// paragraph, after the line feed that ended its last line took the
     /// line-feed fast path (`afterParagraphLineFeed`), when they decide the
     /// line (see `lineDecided`): a line that starts with a letter, after
-    /// any spaces and tabs, is a continuation line of the open paragraph,
-    /// lazy or not, whatever follows — no block can start there or turn
-    /// the paragraph into something else. The paragraph's own parser
-    /// resumes; nothing else is parsed (a paragraph of many lines costs
-    /// each line its own length, not the paragraph's).
+    /// any spaces and tabs — and, in block quotes, after at most as many
+    /// `>` markers as the paragraph is deep in quotes — is a continuation
+    /// line of the open paragraph, lazy or not, whatever follows: no block
+    /// can start there or turn the paragraph into something else. The
+    /// paragraph's own parser resumes; nothing else is parsed (a paragraph
+    /// of many lines costs each line its own length, not the paragraph's).
+    /// Markers and spaces alone are a blank line of the quotes: as the last
+    /// line it ends the paragraph as the end of the input does, and only
+    /// the root's end moves.
     private func appendNewParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty,
               trailingParagraphNode > 0, !publishedPending, !placeholderShown, let last = trailingParagraphLines.last
@@ -738,18 +742,58 @@ final class StreamEngine: @unchecked Sendable {
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
         let sourceCount = storage.source.count
+        let lineStart = Int(last.end) + 1
         guard Int(p) < storage.nodes.count, Int(p) >= settledNodeCount, storage.nodes[Int(p)].kind == .paragraph,
-              Int(storage.nodes[Int(p)].end) == Int(last.end), Int(last.end) < sourceCount,
-              storage.source[Int(last.end)] == 0x0A else { return false }
-        var ws = 0
-        while ws < bytes.count && isSpaceOrTab(bytes[ws]) { ws += 1 }
-        guard ws < bytes.count, Normalizer.isClean(bytes),
-              StreamEngine.lineDecided(UnsafeBufferPointer(rebasing: bytes[ws...]), 0, bytes.count - ws) else { return false }
+              Int(storage.nodes[Int(p)].end) == Int(last.end), lineStart <= sourceCount,
+              storage.source[Int(last.end)] == 0x0A, Normalizer.isClean(bytes) else { return false }
+        // How deep the paragraph is in block quotes (-1: in another container).
+        var depth = 0
+        var a = storage.nodes[Int(p)].parent
+        while a > 0 {
+            let kind = storage.nodes[Int(a)].kind
+            guard kind == .blockQuote || kind == .alert else { depth = -1; break }
+            depth += 1
+            a = storage.nodes[Int(a)].parent
+        }
+        // The line so far: what is already in the source (spaces, markers)
+        // and the new bytes.
+        decidedScratch.removeAll(keepingCapacity: true)
+        decidedScratch.append(contentsOf: storage.source[lineStart..<sourceCount])
+        decidedScratch.append(contentsOf: bytes)
+        let text = decidedScratch
+        let n = text.count
+        var i = 0
+        var markers = 0
+        while markers < depth {
+            var spaces = 0
+            while i + spaces < n && text[i + spaces] == 0x20 && spaces < 4 { spaces += 1 }
+            guard spaces <= 3, i + spaces < n, text[i + spaces] == UInt8(ascii: ">") else { break }
+            i += spaces + 1
+            markers += 1
+            if i < n && text[i] == 0x20 { i += 1 }
+        }
+        // (A tab among the markers is consumed by columns: the exact path.)
+        for k in 0..<i where text[k] == 0x09 { return false }
+        var ws = i
+        while ws < n && isSpaceOrTab(text[ws]) { ws += 1 }
+        if ws == n {
+            // Markers and spaces only (spaces alone: `appendBlankLineStart`).
+            guard markers > 0 else { return false }
+            reclaim()
+            storage.source.append(contentsOf: bytes)
+            stableCount = storage.source.count
+            storage.nodes[0].end = UInt32(storage.source.count)
+            _ = trailingBlockChanged()
+            afterParagraphLineFeed = true
+            return true
+        }
+        let decided = text.withUnsafeBufferPointer { StreamEngine.lineDecided($0, ws, n) }
+        guard decided else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
-        trailingParagraphLines.append(Line(start: sourceCount + ws, end: newCount))
+        trailingParagraphLines.append(Line(start: lineStart + ws, end: newCount))
         trailingParagraphUndecided = false
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
     }
