@@ -202,6 +202,30 @@ import Testing
         }
     }
 
+    /// Long open lists: earlier items are skipped in one step by the tail
+    /// emitter and known tight by the block parser, so what comes late —
+    /// a blank line that makes the list loose, a nested list, an item of
+    /// two paragraphs, a lazy line, the end of the list — must still show.
+    @Test func longListsStayExact() {
+        let items = (1...30).map { "- item \($0) *a* `b`\n" }.joined()
+        let numbered = (1...30).map { "\($0). step \($0)\n" }.joined()
+        let docs = [
+            items,
+            items + "\n- loose now\n",
+            items + "- two\n\n  paragraphs\n- after\n",
+            items + "  - nested\n  - more\n- back\n" + items,
+            items + "lazy line\n- next\n\nafter the list\n",
+            numbered + "\n" + numbered,
+            "> " + items.replacingOccurrences(of: "\n", with: "\n> ") + "\n",
+            items + "- [ ] task\n- [x] done\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 4, 7, 13])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 2)
+            #expect(problem == nil, "\(d.debugDescription), holding 2: \(problem ?? "")")
+        }
+    }
+
     /// Text without spaces (Chinese, Japanese) in chunks that split its
     /// UTF-8 sequences: the plain path shows U+FFFD for the held bytes and
     /// takes it back; resume points after non-ASCII characters; autolinks

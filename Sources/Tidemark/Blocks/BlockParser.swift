@@ -15,6 +15,13 @@ final class BlockParser {
     @exclusivity(unchecked) var lines: [Line] = []
     /// `emitTail`'s work stack (streaming), kept between snapshots.
     @exclusivity(unchecked) var tailStack: [(block: Int32, parent: Int32)] = []
+    @exclusivity(unchecked) var tailRuns: [(node: Int32, entry: Int)] = []
+    /// While a streaming snapshot runs: the number of blocks at its
+    /// checkpoint (those are the persistent parser's); 0 otherwise.
+    @exclusivity(unchecked) var persistentFloor: Int32 = 0
+    /// For lists of the persistent parser: the last item through which the
+    /// list is known to be tight (see `isTight`).
+    @exclusivity(unchecked) var tightThrough: [Int32: Int32] = [:]
     /// `emitInlines`' work stack, kept to avoid an allocation per leaf.
     @exclusivity(unchecked) var emitStack: [(Int32, Int32, Bool)] = []
     /// The state `checkpoint()` saves for `rollback(to:)` (streaming; reused).
@@ -716,6 +723,11 @@ final class BlockParser {
     /// between them.
     func isTight(_ list: Int32) -> Bool {
         var item = blocks[Int(list)].firstChild
+        // In a streaming snapshot, the items known to pass from earlier
+        // snapshots are not looked at again (a long open list would cost
+        // every snapshot its length).
+        let floor = persistentFloor
+        if floor > 0 && list < floor, let known = tightThrough[list] { item = blocks[Int(known)].next }
         while item >= 0 {
             let it = blocks[Int(item)]
             if it.lastLineBlank && it.next >= 0 { return false }
@@ -725,6 +737,13 @@ final class BlockParser {
                 // item would make 10,000 nested lists quadratic.
                 if (it.next >= 0 || blocks[Int(sub)].next >= 0) && endsWithBlankLine(sub) { return false }
                 sub = blocks[Int(sub)].next
+            }
+            // Final for an item two before one of the persistent parser's
+            // (the checkpoint saves, so the snapshot may change, only the
+            // item just before an open one).
+            if floor > 0 && list < floor && it.next >= 0 {
+                let after = blocks[Int(it.next)].next
+                if after >= 0 && after < floor { tightThrough[list] = item }
             }
             item = it.next
         }

@@ -64,6 +64,7 @@ extension BlockParser {
     }
 
     func checkpoint() -> BlockCheckpoint {
+        persistentFloor = Int32(blocks.count)
         checkpointChain.removeAll(keepingCapacity: true)
         checkpointSaved.removeAll(keepingCapacity: true)
         var b: Int32 = 0
@@ -94,6 +95,7 @@ extension BlockParser {
     }
 
     func rollback(to c: BlockCheckpoint) {
+        persistentFloor = 0
         if blocks.count > c.blockCount { blocks.removeSubrange(c.blockCount...) }
         for (i, blk) in checkpointSaved { blocks[Int(i)] = blk }
         if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }

@@ -27,6 +27,16 @@ struct TailEntry {
     var rowsEnd: Int32 = 0
     var rowsArena: Int32 = 0
     var lastRow: Int32 = -1
+    /// An open container: its leading children that were closed (a long
+    /// list's earlier items), which the next emission skips in one step —
+    /// how many, the first and last of them (block and node), and where
+    /// their nodes and arena bytes end. Their entries are not in the log.
+    var runCount: Int32 = 0
+    var runFirst: Int32 = -1
+    var runLast: Int32 = -1
+    var runLastNode: Int32 = -1
+    var runEnd: Int32 = 0
+    var runArenaEnd: Int32 = 0
 }
 
 extension BlockParser {
@@ -65,9 +75,37 @@ extension BlockParser {
         var stack = tailStack
         tailStack = []
         defer { stack.removeAll(keepingCapacity: true); tailStack = stack }
+        // The open containers being emitted whose children so far were all
+        // closed: node, and index of the container's entry in `newLog`.
+        var runs = tailRuns
+        tailRuns = []
+        defer { runs.removeAll(keepingCapacity: true); tailRuns = runs }
+        /// Records a closed child of `parent` at `node` (subtree to `end`,
+        /// arena to `arenaEnd`) in its container's run, when every child
+        /// before it is in the run; false when it is not (log it then).
+        @inline(__always) func extendRun(_ b: Int32, parent: Int32, node: Int, end: Int, arenaEnd: Int) -> Bool {
+            guard parent > 0, let r = runs.last, r.node == parent else { return false }
+            let e = r.entry
+            if newLog[e].runCount == 0 {
+                guard node == Int(parent) + 1 else { return false }
+                newLog[e].runFirst = b
+            }
+            newLog[e].runCount += 1
+            newLog[e].runLast = b
+            newLog[e].runLastNode = Int32(node)
+            newLog[e].runEnd = Int32(end)
+            newLog[e].runArenaEnd = Int32(arenaEnd)
+            return true
+        }
+        /// A child of `parent` that is not in its run ends the run.
+        @inline(__always) func endRun(_ parent: Int32) {
+            if let r = runs.last, r.node == parent { runs.removeLast() }
+        }
         stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
             guard b >= 0 else { continue }
+            // (Runs of containers that ended — the walk left them — go.)
+            while let r = runs.last, r.node != parent && !isOpenAncestor(r.node, of: parent, nodes) { runs.removeLast() }
             let blk = blocks[Int(b)]
             if blk.next >= 0 { stack.append((blk.next, parent)) }
             let settled = isSettled(b, at: cp)
@@ -82,7 +120,10 @@ extension BlockParser {
                     if parent == 0 { tops.append(cursor) }
                     if settled {
                         link(cursor, parent)
-                        newLog.append(log[k])
+                        if !extendRun(b, parent: parent, node: cursor, end: Int(log[k].end), arenaEnd: Int(log[k].arenaEnd)) {
+                            endRun(parent)
+                            newLog.append(log[k])
+                        }
                         cursor = Int(log[k].end)
                         arenaCursor = Int(log[k].arenaEnd)
                     } else {
@@ -99,10 +140,32 @@ extension BlockParser {
                         }
                         nodes[cursor] = node
                         link(cursor, parent)
-                        newLog.append(TailEntry(block: b, node: Int32(cursor), end: -1, arena: Int32(arenaCursor),
+                        endRun(parent)
+                        let logged = log[k]
+                        let container = Int32(cursor)
+                        runs.append((container, newLog.count))
+                        newLog.append(TailEntry(block: b, node: container, end: -1, arena: Int32(arenaCursor),
                                                 arenaEnd: Int32(arenaCursor), settled: false))
-                        if blk.firstChild >= 0 { stack.append((blk.firstChild, Int32(cursor))) }
                         cursor += 1
+                        var firstChild = blk.firstChild
+                        if logged.runCount > 0, logged.runFirst == blk.firstChild, Int(logged.runEnd) <= nodes.count {
+                            // Its leading closed children, where they were:
+                            // skipped in one step (their links are as before).
+                            nodes[Int(container)].firstChild = container + 1
+                            nodes[Int(container)].lastChild = logged.runLastNode
+                            nodes[Int(logged.runLastNode)].next = -1
+                            let e = newLog.count - 1
+                            newLog[e].runCount = logged.runCount
+                            newLog[e].runFirst = logged.runFirst
+                            newLog[e].runLast = logged.runLast
+                            newLog[e].runLastNode = logged.runLastNode
+                            newLog[e].runEnd = logged.runEnd
+                            newLog[e].runArenaEnd = logged.runArenaEnd
+                            cursor = Int(logged.runEnd)
+                            arenaCursor = Int(logged.runArenaEnd)
+                            firstChild = blocks[Int(logged.runLast)].next
+                        }
+                        if firstChild >= 0 { stack.append((firstChild, container)) }
                     }
                     k += 1
                     continue
@@ -133,20 +196,26 @@ extension BlockParser {
             let arenaStart = inline.arena.count
             if parent == 0 { tops.append(start) }
             if blk.kind == .table && !settled {
+                endRun(parent)
                 let node = blockNode(b, inline: inline)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
                 newLog.append(emitOpenTable(b, at: Int(r), fromRow: 0, checkpoint: cp, nodes: &nodes, inline: inline,
                                             arenaStart: arenaStart))
             } else if isContainer && !settled {
+                endRun(parent)
                 let node = blockNode(b, inline: inline)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
+                runs.append((r, newLog.count))
                 newLog.append(TailEntry(block: b, node: Int32(start), end: -1, arena: Int32(arenaStart),
                                         arenaEnd: Int32(inline.arena.count), settled: false))
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             } else {
                 emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
-                newLog.append(TailEntry(block: b, node: Int32(start), end: Int32(nodes.count), arena: Int32(arenaStart),
-                                        arenaEnd: Int32(inline.arena.count), settled: settled))
+                if !settled || !extendRun(b, parent: parent, node: start, end: nodes.count, arenaEnd: inline.arena.count) {
+                    endRun(parent)
+                    newLog.append(TailEntry(block: b, node: Int32(start), end: Int32(nodes.count), arena: Int32(arenaStart),
+                                            arenaEnd: Int32(inline.arena.count), settled: settled))
+                }
             }
         }
         if reusing {
@@ -155,6 +224,14 @@ extension BlockParser {
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
         return dirtyFrom
+    }
+
+    /// Whether the container at `node` is an ancestor of `of` (node indices).
+    @inline(__always)
+    private func isOpenAncestor(_ node: Int32, of child: Int32, _ nodes: [RawNode]) -> Bool {
+        var a = child
+        while a > node { a = nodes[Int(a)].parent }
+        return a == node
     }
 
     /// Emits an open table's rows from `fromRow` on (its node is in place)
