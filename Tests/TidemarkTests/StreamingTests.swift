@@ -179,7 +179,7 @@ import Testing
         }
     }
 
-    /// Fenced code blocks line by line: a decided line's line feed and the
+    /// Fenced code and HTML blocks line by line: a decided line's line feed and the
     /// next line's first bytes take the code fast paths (indented fences
     /// strip their indentation, tabs go the exact way); closing fences,
     /// blank lines, fence-like lines and fences inside containers do not.
@@ -194,6 +194,12 @@ import Testing
             "```\nunclosed\ncode\nto the end",
             "```\n> not a quote\n>\n`\n~\nx\n",
             "```\n日本語のコード\n😀 emoji\n```\n",
+            "<div>\n<p>line one</p>\n  indented <b>x</b>\n\nafter the blank line\n",
+            "<!-- comment\nline two\n\nstill comment\nends here -->\nafter\n",
+            "<script>\nlet a = 1 > 0\nlet b = 2\n</script> tail\nafter\n",
+            "<?php\necho 1;\n?>\nx\n",
+            "<custom-tag>\ntext\nmore text\n\npara\n",
+            "- <div>\n  in item\nlazy\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
         for d in docs {

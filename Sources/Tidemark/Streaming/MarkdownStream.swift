@@ -572,7 +572,10 @@ final class StreamEngine: @unchecked Sendable {
         guard last >= settledNodeCount, last > 0 else { return false }
         let code = storage.nodes[last]
         let sourceCount = storage.source.count
-        guard code.kind == .codeBlock, code.a.isArena, code.a.end == storage.arena.count, code.a.length > 0,
+        // (In an HTML block, a line that is not blank belongs to the block
+        // whatever it holds: an end marker ends the block after it.)
+        guard code.kind == .codeBlock || code.kind == .htmlBlock, code.a.isArena, code.a.end == storage.arena.count,
+              code.a.length > 0,
               Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last,
               Int(lineStart) < sourceCount, Int(code.start) < Int(lineStart) else { return false }
         // Valid UTF-8 only (a split sequence goes the exact way).
@@ -603,20 +606,29 @@ final class StreamEngine: @unchecked Sendable {
         return trailingBlockChanged()
     }
 
-    /// The trailing block when it is an open fenced code block at the top
-    /// level, shown with its literal at the end of the arena: its node and
-    /// the parser's block.
+    /// The trailing block when it is an open fenced code block or HTML
+    /// block at the top level, shown with its literal (lines, each with its
+    /// line feed) at the end of the arena: its node and the parser's block.
     private func trailingFencedCode() -> (node: Int, block: Int32)? {
         let last = storage.nodes.count - 1
         guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty else { return nil }
         let code = storage.nodes[last]
-        guard code.kind == .codeBlock, code.parent == 0, code.a.isArena, code.a.end == storage.arena.count,
-              code.a.length > 0 else { return nil }
+        guard code.kind == .codeBlock || code.kind == .htmlBlock, code.parent == 0, code.a.isArena,
+              code.a.end == storage.arena.count, code.a.length > 0 else { return nil }
         let tip = parser.tip
         let blk = parser.blocks[Int(tip)]
-        guard blk.kind == .codeBlock, blk.fenced, blk.isOpen, blk.parent == 0, Int(blk.start) == Int(code.start)
-        else { return nil }
+        guard blk.kind == code.kind, blk.fenced || blk.kind == .htmlBlock, blk.isOpen, blk.parent == 0,
+              Int(blk.start) == Int(code.start) else { return nil }
         return (last, tip)
+    }
+
+    /// Whether a complete line of the trailing HTML block (`tip`) leaves
+    /// the block open: a block of kinds 1–5 ends at a line holding its end
+    /// marker, and every marker holds `>`.
+    private func htmlLineKeepsBlockOpen(_ tip: Int32, _ line: some Collection<UInt8>) -> Bool {
+        let blk = parser.blocks[Int(tip)]
+        guard blk.kind == .htmlBlock, blk.htmlKind >= 1 && blk.htmlKind <= 5 else { return true }
+        return !line.contains(UInt8(ascii: ">"))
     }
 
     /// Whether the bytes hold one that no closing fence holds (a line with
@@ -635,11 +647,12 @@ final class StreamEngine: @unchecked Sendable {
     /// consumes the line; the literal already ends with its line feed, so
     /// only the root's end moves.
     private func appendCodeLineFeed() -> Bool {
-        guard !publishedPending, !placeholderShown, let (last, _) = trailingFencedCode() else { return false }
+        guard !publishedPending, !placeholderShown, let (last, tip) = trailingFencedCode() else { return false }
         let sourceCount = storage.source.count
         let code = storage.nodes[last]
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
-              Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
+              Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount]),
+              htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
         reclaim()
         storage.source.append(0x0A)
@@ -669,8 +682,9 @@ final class StreamEngine: @unchecked Sendable {
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes) else { return false }
         // Up to the fence's indentation in spaces is not content (a tab
-        // there is consumed by columns: the exact path).
-        let offset = Int(parser.blocks[Int(tip)].fenceOffset)
+        // there is consumed by columns: the exact path). An HTML block's
+        // lines are taken whole.
+        let offset = parser.blocks[Int(tip)].kind == .htmlBlock ? 0 : Int(parser.blocks[Int(tip)].fenceOffset)
         var strip = 0
         while strip < offset && strip < bytes.count && isSpaceOrTab(bytes[strip]) {
             if bytes[strip] == 0x09 { return false }
