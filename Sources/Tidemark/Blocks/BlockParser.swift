@@ -19,9 +19,9 @@ final class BlockParser {
     /// While a streaming snapshot runs: the number of blocks at its
     /// checkpoint (those are the persistent parser's); 0 otherwise.
     @exclusivity(unchecked) var persistentFloor: Int32 = 0
-    /// For lists of the persistent parser: the last item through which the
-    /// list is known to be tight (see `isTight`).
-    @exclusivity(unchecked) var tightThrough: [Int32: Int32] = [:]
+    /// For lists of the persistent parser, by block index: the last item
+    /// through which the list is known to be tight, or -1 (see `isTight`).
+    @exclusivity(unchecked) var tightThrough: [Int32] = []
     /// `emitInlines`' work stack, kept to avoid an allocation per leaf.
     @exclusivity(unchecked) var emitStack: [(Int32, Int32, Bool)] = []
     /// The state `checkpoint()` saves for `rollback(to:)` (streaming; reused).
@@ -727,7 +727,10 @@ final class BlockParser {
         // snapshots are not looked at again (a long open list would cost
         // every snapshot its length).
         let floor = persistentFloor
-        if floor > 0 && list < floor, let known = tightThrough[list] { item = blocks[Int(known)].next }
+        if floor > 0 && list < floor && Int(list) < tightThrough.count {
+            let known = tightThrough[Int(list)]
+            if known >= 0 { item = blocks[Int(known)].next }
+        }
         while item >= 0 {
             let it = blocks[Int(item)]
             if it.lastLineBlank && it.next >= 0 { return false }
@@ -743,7 +746,12 @@ final class BlockParser {
             // item just before an open one).
             if floor > 0 && list < floor && it.next >= 0 {
                 let after = blocks[Int(it.next)].next
-                if after >= 0 && after < floor { tightThrough[list] = item }
+                if after >= 0 && after < floor {
+                    if Int(list) >= tightThrough.count {
+                        tightThrough.append(contentsOf: repeatElement(-1, count: Int(list) + 1 - tightThrough.count))
+                    }
+                    tightThrough[Int(list)] = item
+                }
             }
             item = it.next
         }

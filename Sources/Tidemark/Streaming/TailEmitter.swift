@@ -80,27 +80,6 @@ extension BlockParser {
         var runs = tailRuns
         tailRuns = []
         defer { runs.removeAll(keepingCapacity: true); tailRuns = runs }
-        /// Records a closed child of `parent` at `node` (subtree to `end`,
-        /// arena to `arenaEnd`) in its container's run, when every child
-        /// before it is in the run; false when it is not (log it then).
-        @inline(__always) func extendRun(_ b: Int32, parent: Int32, node: Int, end: Int, arenaEnd: Int) -> Bool {
-            guard parent > 0, let r = runs.last, r.node == parent else { return false }
-            let e = r.entry
-            if newLog[e].runCount == 0 {
-                guard node == Int(parent) + 1 else { return false }
-                newLog[e].runFirst = b
-            }
-            newLog[e].runCount += 1
-            newLog[e].runLast = b
-            newLog[e].runLastNode = Int32(node)
-            newLog[e].runEnd = Int32(end)
-            newLog[e].runArenaEnd = Int32(arenaEnd)
-            return true
-        }
-        /// A child of `parent` that is not in its run ends the run.
-        @inline(__always) func endRun(_ parent: Int32) {
-            if let r = runs.last, r.node == parent { runs.removeLast() }
-        }
         stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
             guard b >= 0 else { continue }
@@ -120,8 +99,9 @@ extension BlockParser {
                     if parent == 0 { tops.append(cursor) }
                     if settled {
                         link(cursor, parent)
-                        if !extendRun(b, parent: parent, node: cursor, end: Int(log[k].end), arenaEnd: Int(log[k].arenaEnd)) {
-                            endRun(parent)
+                        if !BlockParser.extendRun(b, parent: parent, node: cursor, end: Int(log[k].end), arenaEnd: Int(log[k].arenaEnd),
+                                                  runs: &runs, log: &newLog) {
+                            BlockParser.endRun(parent, runs: &runs)
                             newLog.append(log[k])
                         }
                         cursor = Int(log[k].end)
@@ -140,7 +120,7 @@ extension BlockParser {
                         }
                         nodes[cursor] = node
                         link(cursor, parent)
-                        endRun(parent)
+                        BlockParser.endRun(parent, runs: &runs)
                         let logged = log[k]
                         let container = Int32(cursor)
                         runs.append((container, newLog.count))
@@ -196,13 +176,13 @@ extension BlockParser {
             let arenaStart = inline.arena.count
             if parent == 0 { tops.append(start) }
             if blk.kind == .table && !settled {
-                endRun(parent)
+                BlockParser.endRun(parent, runs: &runs)
                 let node = blockNode(b, inline: inline)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
                 newLog.append(emitOpenTable(b, at: Int(r), fromRow: 0, checkpoint: cp, nodes: &nodes, inline: inline,
                                             arenaStart: arenaStart))
             } else if isContainer && !settled {
-                endRun(parent)
+                BlockParser.endRun(parent, runs: &runs)
                 let node = blockNode(b, inline: inline)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
                 runs.append((r, newLog.count))
@@ -211,8 +191,9 @@ extension BlockParser {
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             } else {
                 emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
-                if !settled || !extendRun(b, parent: parent, node: start, end: nodes.count, arenaEnd: inline.arena.count) {
-                    endRun(parent)
+                if !settled || !BlockParser.extendRun(b, parent: parent, node: start, end: nodes.count, arenaEnd: inline.arena.count,
+                                                                  runs: &runs, log: &newLog) {
+                    BlockParser.endRun(parent, runs: &runs)
                     newLog.append(TailEntry(block: b, node: Int32(start), end: Int32(nodes.count), arena: Int32(arenaStart),
                                             arenaEnd: Int32(inline.arena.count), settled: settled))
                 }
@@ -224,6 +205,32 @@ extension BlockParser {
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
         return dirtyFrom
+    }
+
+    /// Records a closed child of `parent` at `node` (subtree to `end`, arena
+    /// to `arenaEnd`) in its container's run, when every child before it is
+    /// in the run; false when it is not (log it then).
+    @inline(__always)
+    private static func extendRun(_ b: Int32, parent: Int32, node: Int, end: Int, arenaEnd: Int,
+                                  runs: inout [(node: Int32, entry: Int)], log newLog: inout [TailEntry]) -> Bool {
+        guard parent > 0, let r = runs.last, r.node == parent else { return false }
+        let e = r.entry
+        if newLog[e].runCount == 0 {
+            guard node == Int(parent) + 1 else { return false }
+            newLog[e].runFirst = b
+        }
+        newLog[e].runCount += 1
+        newLog[e].runLast = b
+        newLog[e].runLastNode = Int32(node)
+        newLog[e].runEnd = Int32(end)
+        newLog[e].runArenaEnd = Int32(arenaEnd)
+        return true
+    }
+
+    /// A child of `parent` that is not in its run ends the run.
+    @inline(__always)
+    private static func endRun(_ parent: Int32, runs: inout [(node: Int32, entry: Int)]) {
+        if let r = runs.last, r.node == parent { runs.removeLast() }
     }
 
     /// Whether the container at `node` is an ancestor of `of` (node indices).
