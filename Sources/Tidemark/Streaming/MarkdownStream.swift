@@ -1211,9 +1211,12 @@ final class StreamEngine: @unchecked Sendable {
     /// when every spare is held too. So holding updates costs an append
     /// time proportional to the tail, not to the document.
     private func reclaim() {
-        // (After any switch: the storage that was current is a spare now.)
+        if isKnownUniquelyReferenced(&storage) {
+            if !spares.isEmpty { lowerSpareFloors() }
+            return
+        }
+        // (After the switch: the storage that was current is a spare now.)
         defer { lowerSpareFloors() }
-        if isKnownUniquelyReferenced(&storage) { return }
         for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
             let y = spares[k].storage
             Self.sync(&y.source, from: storage.source, keeping: spares[k].source)

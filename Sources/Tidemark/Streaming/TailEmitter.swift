@@ -82,9 +82,11 @@ extension BlockParser {
         defer { runs.removeAll(keepingCapacity: true); tailRuns = runs }
         stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
-            guard b >= 0 else { continue }
-            // (Runs of containers that ended — the walk left them — go.)
-            while let r = runs.last, r.node != parent && !isOpenAncestor(r.node, of: parent, nodes) { runs.removeLast() }
+            guard b >= 0 else {
+                // -2: below a container's children; they are all done.
+                if b == -2 { BlockParser.endRun(parent, runs: &runs) }
+                continue
+            }
             let blk = blocks[Int(b)]
             if blk.next >= 0 { stack.append((blk.next, parent)) }
             let settled = isSettled(b, at: cp)
@@ -145,6 +147,7 @@ extension BlockParser {
                             arenaCursor = Int(logged.runArenaEnd)
                             firstChild = blocks[Int(logged.runLast)].next
                         }
+                        stack.append((-2, container))
                         if firstChild >= 0 { stack.append((firstChild, container)) }
                     }
                     k += 1
@@ -188,6 +191,7 @@ extension BlockParser {
                 runs.append((r, newLog.count))
                 newLog.append(TailEntry(block: b, node: Int32(start), end: -1, arena: Int32(arenaStart),
                                         arenaEnd: Int32(inline.arena.count), settled: false))
+                stack.append((-2, r))
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             } else {
                 emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
@@ -231,14 +235,6 @@ extension BlockParser {
     @inline(__always)
     private static func endRun(_ parent: Int32, runs: inout [(node: Int32, entry: Int)]) {
         if let r = runs.last, r.node == parent { runs.removeLast() }
-    }
-
-    /// Whether the container at `node` is an ancestor of `of` (node indices).
-    @inline(__always)
-    private func isOpenAncestor(_ node: Int32, of child: Int32, _ nodes: [RawNode]) -> Bool {
-        var a = child
-        while a > node { a = nodes[Int(a)].parent }
-        return a == node
     }
 
     /// Emits an open table's rows from `fromRow` on (its node is in place)
