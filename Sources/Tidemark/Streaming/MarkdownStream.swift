@@ -1168,6 +1168,9 @@ final class StreamEngine: @unchecked Sendable {
         var source: Int
         var arena: Int
         var lines: Int
+        /// Nodes below `nodes` whose `next` link changed: the last settled
+        /// top-level block of each operation since (usually one).
+        var links: [Int32] = []
 
         init(_ storage: DocumentStorage) {
             self.storage = storage
@@ -1184,19 +1187,21 @@ final class StreamEngine: @unchecked Sendable {
     private static let maxSpares = 3
 
     /// Nothing below these is written by the operation about to run: the
-    /// settled prefix before the last settled top-level block (whose `next`
-    /// link the snapshot sets), the stable bytes, the settled arena, the
-    /// parser's line starts. (`settle` and `publish` lower the node floor
-    /// further when they re-emit settled blocks.)
+    /// settled nodes (but the root and the last settled top-level block's
+    /// `next` link, copied on their own), the stable bytes, the settled
+    /// arena, the parser's line starts. (`settle` and `publish` lower the
+    /// node floor further when they re-emit settled blocks.)
     private func lowerSpareFloors() {
         guard !spares.isEmpty else { return }
-        var nodeFloor = settledNodeStarts.last ?? 1
+        var nodeFloor = settledNodeCount
         if let r = provisionalFrom { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
         lowerSpareNodeFloor(nodeFloor)
+        let link = Int32(settledNodeStarts.last ?? 0)
         for k in spares.indices {
             spares[k].source = min(spares[k].source, stableCount)
             spares[k].arena = min(spares[k].arena, settledArenaCount)
             spares[k].lines = min(spares[k].lines, syncedLineStarts)
+            if link > 0 && spares[k].links.last != link { spares[k].links.append(link) }
         }
     }
 
@@ -1220,8 +1225,10 @@ final class StreamEngine: @unchecked Sendable {
         for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
             let y = spares[k].storage
             Self.sync(&y.source, from: storage.source, keeping: spares[k].source)
-            Self.sync(&y.nodes, from: storage.nodes, keeping: max(1, spares[k].nodes))
+            let floor = max(1, spares[k].nodes)
+            Self.sync(&y.nodes, from: storage.nodes, keeping: floor)
             if !y.nodes.isEmpty { y.nodes[0] = storage.nodes[0] }
+            for i in spares[k].links where Int(i) < min(floor, y.nodes.count) { y.nodes[Int(i)] = storage.nodes[Int(i)] }
             Self.sync(&y.arena, from: storage.arena, keeping: spares[k].arena)
             Self.sync(&y.lineStarts, from: storage.lineStarts, keeping: spares[k].lines)
             #if DEBUG
