@@ -346,6 +346,15 @@ final class StreamEngine: @unchecked Sendable {
               Int(storage.nodes[leaf].end) == sourceCount, let line = trailingParagraphLines.last,
               Int(line.end) == sourceCount, !publishedPending,
               leafLineDecided(UnsafeBufferPointer(start: nil, count: 0)) else { return false }
+        consumeLineFeed()
+        afterParagraphLineFeed = true
+        return true
+    }
+
+    /// A line feed that ends a line whose block the last snapshot showed
+    /// as it will stay: the parser consumes the line; only the root's end
+    /// moves in the document.
+    private func consumeLineFeed() {
         reclaim()
         storage.source.append(0x0A)
         stableCount = storage.source.count
@@ -361,8 +370,6 @@ final class StreamEngine: @unchecked Sendable {
         syncedLineStarts = parser.lineStarts.count
         storage.nodes[0].end = UInt32(storage.source.count)
         _ = trailingBlockChanged()
-        afterParagraphLineFeed = true
-        return true
     }
 
     private func appendExactly(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
@@ -654,21 +661,7 @@ final class StreamEngine: @unchecked Sendable {
               Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount]),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
-        reclaim()
-        storage.source.append(0x0A)
-        stableCount = storage.source.count
-        storage.source.withUnsafeBufferPointer { source in
-            parser.s = source
-            parser.consumeLines(final: false)
-            parser.s = Bytes(start: nil, count: 0)
-        }
-        if storage.lineStarts.count > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
-        if storage.lineStarts.count < parser.lineStarts.count {
-            storage.lineStarts.append(contentsOf: parser.lineStarts[storage.lineStarts.count...])
-        }
-        syncedLineStarts = parser.lineStarts.count
-        storage.nodes[0].end = UInt32(storage.source.count)
-        _ = trailingBlockChanged()
+        consumeLineFeed()
         afterCodeLineFeed = true
         return true
     }
