@@ -200,6 +200,22 @@ import TidemarkRender
 
 /// Findings of the `render` and `highlight` fuzz targets (Fuzz/README.md).
 @Suite struct FuzzFindingsRenderTests {
+    /// `render` smoke fuzz (session 4, CI on a clean clone): an ordered
+    /// list's marker wider than the width left for it — `123456789.` in a
+    /// bullet item on 10 columns — stood on its own line uncut, 12 columns
+    /// wide.
+    @Test func fuzz_render_terminalMarkerWiderThanTheWidth() {
+        for text in ["- 123456789.   - b56789.   oo\n", "- 123456789. x\n", "> > 123456789. x\n", "- - - 123456789) x\n"] {
+            let rendered = RenderedDocument(Document(parsing: text))
+            for width in 10...14 {
+                let lines = TerminalWriter(options: TerminalOptions(width: width, styling: .plain)).lines(of: rendered)
+                for line in lines {
+                    #expect(DisplayWidth.of(line) <= width, "\(text.debugDescription) at \(width) columns: \(line.debugDescription)")
+                }
+            }
+        }
+    }
+
     /// `render-cache-indent`: two fences with the same bytes in their ranges,
     /// the second indented by one space (outside its range), so its content
     /// differs; the cache used to hand out the first block's run tree.

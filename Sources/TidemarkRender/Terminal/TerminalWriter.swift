@@ -287,7 +287,9 @@ public struct TerminalWriter: Sendable {
         let children = stack(blocks, tight: tight, width: contentWidth)
         if !content.isEmpty && !children.isEmpty && !tight { content.append(StyledLine()) }
         content += children
-        if narrow { return [marker] + content }
+        // (A marker wider than the width itself — `123456789.` inside an
+        // item on 10 columns — is cut like a long word.)
+        if narrow { return (marker.width > width ? TextWrapper.cut(marker.spans, width: width) : [marker]) + content }
         return prefixed(content, first: first, rest: rest, width: width)
     }
 
