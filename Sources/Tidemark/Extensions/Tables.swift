@@ -7,12 +7,27 @@
 extension BlockParser {
     /// The cells of a row: content ranges (trimmed), honoring `\|`.
     static func splitRow(_ s: Bytes, _ start: Int, _ end: Int) -> [(Int, Int)] {
+        var cells: [(Int, Int)] = []
+        splitRow(s, start, end, into: &cells)
+        return cells
+    }
+
+    /// The same into `cells` (emptied first; no allocation when it has the
+    /// capacity); returns whether the last cell ended at a pipe.
+    @discardableResult
+    static func splitRow(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) -> Bool {
+        cells.removeAll(keepingCapacity: true)
         var i = start
         var e = end
         while i < e && isSpaceOrTab(s[i]) { i += 1 }
         while e > i && isSpaceOrTab(s[e - 1]) { e -= 1 }
         if i < e && s[i] == UInt8(ascii: "|") { i += 1 }
-        var cells: [(Int, Int)] = []
+        @inline(__always) func add(_ a0: Int, _ b0: Int) {
+            var a = a0, b = b0
+            while a < b && isSpaceOrTab(s[a]) { a += 1 }
+            while b > a && isSpaceOrTab(s[b - 1]) { b -= 1 }
+            cells.append((a, b))
+        }
         var cellStart = i
         var k = i
         var trailingPipe = false
@@ -23,19 +38,14 @@ extension BlockParser {
                 continue
             }
             if b == UInt8(ascii: "|") {
-                cells.append((cellStart, k))
+                add(cellStart, k)
                 cellStart = k + 1
                 if k + 1 == e { trailingPipe = true }
             }
             k += 1
         }
-        if !trailingPipe && (cellStart < e || cells.isEmpty) { cells.append((cellStart, e)) }
-        return cells.map { c in
-            var a = c.0, b = c.1
-            while a < b && isSpaceOrTab(s[a]) { a += 1 }
-            while b > a && isSpaceOrTab(s[b - 1]) { b -= 1 }
-            return (a, b)
-        }
+        if !trailingPipe && (cellStart < e || cells.isEmpty) { add(cellStart, e) }
+        return trailingPipe
     }
 
     /// A delimiter row (`| :-- | --: |`): the alignments, or nil.

@@ -128,11 +128,11 @@ public struct MarkdownSnapshot: Sendable {
     public var isFinal: Bool { update.isFinal }
 
     /// The changed and inserted top-level blocks, in document order.
-    public var changedBlocks: [Node] {
+    public var changedBlocks: ChangedBlocks {
         let wanted = Set(changed).union(inserted)
-        return update.blockIDs.enumerated().compactMap { k, id in
-            wanted.contains(id) ? update.document.node(at: update.blockNodeIndices[k]) : nil
-        }
+        let (ids, starts) = (update.blockIDs, update.blockNodeIndices)
+        let found = ids.indices.filter { wanted.contains(ids[$0]) }.map { starts[$0] }
+        return ChangedBlocks(document: update.document, one: -1, many: found)
     }
 }
 

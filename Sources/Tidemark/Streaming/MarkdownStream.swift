@@ -168,6 +168,11 @@ final class StreamEngine: @unchecked Sendable {
         e.afterCodeLineFeed = afterCodeLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
+        e.hotText = hotText
+        e.hotLeaf = hotLeaf
+        e.hotInCell = hotInCell
+        e.hotLineStart = hotLineStart
+        e.hotTrimmed = hotTrimmed
         e.tailLogValid = tailLogValid
         e.syncedLineStarts = syncedLineStarts
         e.nextID = nextID
@@ -199,32 +204,33 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         if started && pending.isEmpty {
-            if appendFast(bytes) { return lastUpdate }
-            // A chunk that ends inside a UTF-8 sequence (CJK text in small
-            // chunks, nearly every time): its complete bytes and the U+FFFD
-            // the batch parser shows for the rest, through the plain path.
-            let hold = Normalizer.incompleteSuffixLength(bytes)
-            if hold > 0, let update = appendWithPlaceholder(bytes, hold: hold) { return update }
-            // A chunk that ends the trailing paragraph's line: the bytes
-            // before the line feed through the fast paths, then the line
-            // feed; whatever the fast paths cannot take goes the exact way
-            // from there (a fast path that took the first part left its
-            // block marked changed for the next snapshot's diff).
-            // Spaces and tabs after that line feed start a blank line.
-            // The first bytes of the next line may take the blank-line or
-            // the new-paragraph-line fast path.
-            // A line of the trailing top-level fenced code block likewise.
-            if let k = bytes.firstIndex(of: 0x0A), k + 1 < bytes.count || k > 0,
-               trailingParagraphNode > 0 || trailingFencedCode() != nil,
-               !bytes.contains(0x0D), !UnsafeBufferPointer(rebasing: bytes[(k + 1)...]).contains(0x0A),
-               k == 0 || appendFast(UnsafeBufferPointer(rebasing: bytes[..<k])) {
-                guard appendLineFeedToParagraph() || appendCodeLineFeed() else {
-                    return appendExactly(UnsafeBufferPointer(rebasing: bytes[k...]))
+            if !bytes.contains(0x0A) {
+                if appendFast(bytes) { return lastUpdate }
+                // A chunk that ends inside a UTF-8 sequence (CJK text in small
+                // chunks, nearly every time): its complete bytes and the U+FFFD
+                // the batch parser shows for the rest, through the plain path.
+                let hold = Normalizer.incompleteSuffixLength(bytes)
+                if hold > 0, let update = appendWithPlaceholder(bytes, hold: hold) { return update }
+            } else if !bytes.contains(0x0D) {
+                // A chunk with line feeds, line by line: the bytes before each
+                // line feed through the fast paths, then the line feed (one
+                // that ends the trailing paragraph's or code block's line);
+                // whatever the fast paths cannot take goes the
+                // exact way from there (a fast path that took the first part
+                // left its block marked changed for the next snapshot's diff).
+                var rest = bytes
+                while let k = rest.firstIndex(of: 0x0A) {
+                    if k > rest.startIndex && !appendFast(UnsafeBufferPointer(rebasing: rest[..<k])) {
+                        return appendExactly(rest)
+                    }
+                    guard appendLineFeedToParagraph() || appendCodeLineFeed() else {
+                        return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
+                    }
+                    rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
                 }
-                let rest = UnsafeBufferPointer(rebasing: bytes[(k + 1)...])
-                if rest.isEmpty || appendBlankLineStart(rest) || appendNewParagraphLine(rest) || appendNewCodeLine(rest) {
-                    return lastUpdate
-                }
+                // The first bytes of the next line may take the blank-line,
+                // new-paragraph-line or new-code-line fast path.
+                if rest.isEmpty || appendFast(rest) { return lastUpdate }
                 return appendExactly(rest)
             }
         }
@@ -293,8 +299,7 @@ final class StreamEngine: @unchecked Sendable {
     @inline(__always)
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
-            || (bytes.count == 1 && bytes[0] == 0x0A && (appendLineFeedToParagraph() || appendCodeLineFeed()))
-            || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
+                        || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
@@ -420,16 +425,19 @@ final class StreamEngine: @unchecked Sendable {
     /// that ends in a run never takes this path. `\\` is excluded (it makes
     /// the next byte literal and leaves the text), as is `#` (a heading's
     /// closing sequence), `|` (a table row) and `@` (an e-mail address).
-    private static let plainByte: [Bool] = {
-        var t = [Bool](repeating: false, count: 256)
-        for b in 0x20...0x7E { t[b] = true }
-        for ch in "\\`*_])>~$|@;#" { t[Int(ch.asciiValue!)] = false }
-        // Non-ASCII text (checked to be whole, valid UTF-8): a letter,
-        // Unicode punctuation or space next to a delimiter run matters only
-        // as the first byte after the text, which is checked like ASCII.
-        for b in 0x80...0xFF { t[b] = true }
-        return t
-    }()
+    // (Bit b of `plainLow`: byte b; of `plainHigh`: byte 64 + b. Low:
+    // space ! " % & ' ( + , - . / 0-9 : < = ?  High: A-Z [ ^ a-z { })
+    private static let plainLow: UInt64 = 0xB7FF_F9E7_0000_0000
+    private static let plainHigh: UInt64 = 0x2FFF_FFFE_4FFF_FFFE
+    /// Non-ASCII text (checked to be whole, valid UTF-8) is plain too: a
+    /// letter, Unicode punctuation or space next to a delimiter run matters
+    /// only as the first byte after the text, which is checked like ASCII.
+    @inline(__always)
+    private static func isPlainByte(_ b: UInt8) -> Bool {
+        if b >= 0x80 { return true }
+        if b < 64 { return plainLow >> UInt64(b) & 1 != 0 }
+        return b < 0x7F && plainHigh >> UInt64(b & 63) & 1 != 0
+    }
 
     /// The fast path (issue: "appending plain text to the trailing paragraph
     /// takes a fast path"): when the block structure of the trailing leaf's
@@ -442,11 +450,12 @@ final class StreamEngine: @unchecked Sendable {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         var ascii = true
         for b in bytes {
-            if !StreamEngine.plainByte[Int(b)] { return false }
+            if !StreamEngine.isPlainByte(b) { return false }
             if b >= 0x80 { ascii = false }
         }
         if !ascii && !Normalizer.isClean(bytes) { return false }
         let sourceCount = storage.source.count
+        if wordCheckedEnd == sourceCount && hotText >= 0 { return appendPlainTextAgain(bytes, sourceCount) }
         // The leaf (a paragraph, a heading or a table cell) and where the
         // content of its last line starts.
         let leaf: Int
@@ -544,6 +553,73 @@ final class StreamEngine: @unchecked Sendable {
         setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
         _ = trailingBlockChanged()
         wordCheckedEnd = newCount
+        // The next plain bytes extend the same text node (see
+        // `appendPlainTextAgain`), unless there is none yet.
+        hotText = extend ? c : (newTrimmed > trimmed ? storage.nodes.count - 1 : -1)
+        hotLeaf = leaf
+        hotInCell = inCell
+        hotLineStart = lineContentStart
+        hotTrimmed = newTrimmed
+        return true
+    }
+
+    /// What the last `appendPlainText` extended, valid while
+    /// `wordCheckedEnd` is the source's length (nothing else changed since):
+    /// the text node (-1: none), the leaf and whether it is a table cell,
+    /// where its line's content starts, and the end of the text.
+    @exclusivity(unchecked) private var hotText = -1
+    @exclusivity(unchecked) private var hotLeaf = 0
+    @exclusivity(unchecked) private var hotInCell = false
+    @exclusivity(unchecked) private var hotLineStart = 0
+    @exclusivity(unchecked) private var hotTrimmed = 0
+
+    /// Plain bytes right after plain bytes (the common case, a model's
+    /// answer word by word): every check of `appendPlainText` that the last
+    /// append passed holds still — the leaf's line is decided, the text node
+    /// ends the node store and the content, the last byte is plain — but
+    /// the URL check across the boundary. Only the text and its ancestors
+    /// grow.
+    private func appendPlainTextAgain(_ bytes: UnsafeBufferPointer<UInt8>, _ sourceCount: Int) -> Bool {
+        if options.contains(.autolink) {
+            // A `www` or `//` across the boundary (the word before was
+            // checked already; `@` is not plain).
+            var (p2, p1): (UInt8, UInt8) = (0, 0)
+            if sourceCount - 1 >= hotLineStart { p1 = storage.source[sourceCount - 1] }
+            if sourceCount - 2 >= hotLineStart { p2 = storage.source[sourceCount - 2] }
+            for b in bytes {
+                if b == UInt8(ascii: "w") && p1 == b && p2 == b { return false }
+                if b == UInt8(ascii: "/") && p1 == b { return false }
+                (p2, p1) = (p1, b)
+            }
+        }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
+        var newTrimmed = newCount
+        while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
+        // (Only spaces and tabs: the text ends where it did.)
+        if newTrimmed == sourceCount { newTrimmed = hotTrimmed }
+        let (text, leaf, trimmed) = (hotText, hotLeaf, hotTrimmed)
+        if hotInCell { trailingRow.end = Int32(newCount) } else { trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount) }
+        let inCell = hotInCell
+        storage.nodes.withUnsafeMutableBufferPointer { nodes in
+            if newTrimmed > trimmed {
+                nodes[text].end = UInt32(newTrimmed)
+                nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
+            }
+            var p = Int32(leaf)
+            if inCell {
+                nodes[leaf].end = UInt32(newTrimmed)
+                p = nodes[leaf].parent
+            }
+            while p >= 0 {
+                nodes[Int(p)].end = UInt32(newCount)
+                p = nodes[Int(p)].parent
+            }
+        }
+        hotTrimmed = newTrimmed
+        wordCheckedEnd = newCount
         return true
     }
 
@@ -552,15 +628,20 @@ final class StreamEngine: @unchecked Sendable {
     /// line and its other ancestors at `end` (the source's end).
     private func setLeafEnds(leaf: Int, inCell: Bool, contentEnd: Int, end: Int) {
         if inCell {
-            storage.nodes[leaf].end = UInt32(contentEnd)
             trailingRow.end = Int32(end)
         } else {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(end)
         }
-        var p = inCell ? storage.nodes[leaf].parent : Int32(leaf)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = UInt32(end)
-            p = storage.nodes[Int(p)].parent
+        storage.nodes.withUnsafeMutableBufferPointer { nodes in
+            var p = Int32(leaf)
+            if inCell {
+                nodes[leaf].end = UInt32(contentEnd)
+                p = nodes[leaf].parent
+            }
+            while p >= 0 {
+                nodes[Int(p)].end = UInt32(end)
+                p = nodes[Int(p)].parent
+            }
         }
     }
 
@@ -965,12 +1046,15 @@ final class StreamEngine: @unchecked Sendable {
             // their nodes (a cell's inlines are its own): only the cells
             // from the first one whose range moved are emitted again.
             let start = Int(trailingRow.start)
-            let cells = BlockParser.splitRow(source, start, newCount)
+            var cells = rowCellsScratch
+            rowCellsScratch = []
+            defer { rowCellsScratch = cells }
+            let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
             var first = 0
             if oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\")) && source[oldEnd - 1] != UInt8(ascii: "\\") {
-                let old = BlockParser.splitRow(source, start, oldEnd)
-                let limit = min(old.count, cells.count, trailingAlignments.count)
-                while first < limit && old[first] == cells[first] && old[first].1 < oldEnd { first += 1 }
+                // Every pipe is before the new bytes: the cells a pipe ends
+                // are the ones the row had.
+                first = min(endsAtPipe ? cells.count : cells.count - 1, trailingAlignments.count)
             }
             nodes[row].end = UInt32(newCount)
             if first == 0 {
@@ -1000,6 +1084,8 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes = nodes
         return trailingBlockChanged()
     }
+
+    @exclusivity(unchecked) private var rowCellsScratch: [(Int, Int)] = []
 
     /// The trailing paragraph, when the partial last line is its last line
     /// and that line's block structure is decided whatever follows on it:

@@ -66,43 +66,62 @@ public struct StreamUpdate: Sendable {
         return nil
     }
 
-    /// The top-level blocks that were changed or inserted, in document order.
-    public var changedBlocks: [Node] {
+    /// The top-level blocks that were changed or inserted, in document order
+    /// (what a UI redraws; when one block changed, the common case, reading
+    /// it allocates nothing).
+    public var changedBlocks: ChangedBlocks {
         let count = changed.count + inserted.count
-        if count == 0 { return [] }
+        if count == 0 { return ChangedBlocks(document: document, one: -1, many: []) }
         if count == 1, let at = nodeIndex(for: changed.first ?? inserted[0]) {
-            return [document.node(at: at)]
+            return ChangedBlocks(document: document, one: at, many: [])
         }
         if count <= 8 {
-            // The common case (one or two tail blocks): no hashing.
+            // Few ids (one or two tail blocks, say): no hashing.
             var found: [Int] = []
             found.reserveCapacity(count)
             for id in changed { if let at = nodeIndex(for: id) { found.append(at) } }
             for id in inserted { if let at = nodeIndex(for: id) { found.append(at) } }
             if found.count > 1 { found.sort() }
-            return found.map { document.node(at: $0) }
+            return ChangedBlocks(document: document, one: -1, many: found)
         }
         var wanted = Set(changed)
         wanted.formUnion(inserted)
         // Tail blocks first; then the settled ones that remain, walking back
         // from the end (re-rendered settled blocks are rare) and stopping
         // as soon as every wanted id is found.
-        var tail: [Node] = []
+        var found: [Int] = []
         for (k, id) in tailIDs.enumerated() where wanted.contains(id) {
-            tail.append(document.node(at: tailStarts[k]))
+            found.append(tailStarts[k])
             wanted.remove(id)
         }
-        var settled: [Node] = []
         var k = settledIDs.count - 1
         while k >= 0 && !wanted.isEmpty {
             let id = settledIDs[k]
             if wanted.contains(id) {
-                settled.append(document.node(at: settledStarts[k]))
+                found.append(settledStarts[k])
                 wanted.remove(id)
             }
             k -= 1
         }
-        return settled.reversed() + tail
+        found.sort()
+        return ChangedBlocks(document: document, one: -1, many: found)
+    }
+}
+
+/// The top-level blocks an update changed or inserted, in document order: a
+/// collection of the document's nodes.
+public struct ChangedBlocks: RandomAccessCollection, Sendable {
+    let document: Document
+    // The node index when there is exactly one (no array), else -1 and
+    // the indices in `many`.
+    let one: Int
+    let many: [Int]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { one >= 0 ? 1 : many.count }
+    public subscript(position: Int) -> Node {
+        precondition(position >= 0 && position < endIndex, "changed block index out of range")
+        return document.node(at: one >= 0 ? one : many[position])
     }
 }
 
