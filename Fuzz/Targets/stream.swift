@@ -113,7 +113,7 @@ func checkUpdate(_ u: StreamUpdate, stream: MarkdownStream, soFar: [UInt8], opti
     let kept = u.kept
     require(Set(kept).union(changed).union(inserted) == idSet && kept.count + changed.count + inserted.count == ids.count,
             "step \(step): kept, changed and inserted do not partition the blocks")
-    let changedBlocks = u.changedBlocks
+    let changedBlocks = Array(u.changedBlocks)
     let expected = tops.enumerated().filter { changed.contains(ids[$0.offset]) || inserted.contains(ids[$0.offset]) }.map(\.element)
     require(changedBlocks == expected, "step \(step): changedBlocks are not the changed and inserted blocks in order")
 

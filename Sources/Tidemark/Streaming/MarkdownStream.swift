@@ -47,6 +47,27 @@ public struct MarkdownStream: Sendable {
         return array.withUnsafeBufferPointer { e.append($0) }
     }
 
+    // The common chunk types without the generic detour.
+    /// Appends UTF-8 bytes (a chunk may split a sequence or a CR LF pair).
+    @discardableResult
+    public mutating func append(bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        uniqueEngine().append(bytes)
+    }
+
+    /// Appends UTF-8 bytes (a chunk may split a sequence or a CR LF pair).
+    @discardableResult
+    public mutating func append(bytes: [UInt8]) -> StreamUpdate {
+        let e = uniqueEngine()
+        return bytes.withUnsafeBufferPointer { e.append($0) }
+    }
+
+    /// Appends UTF-8 bytes (a chunk may split a sequence or a CR LF pair).
+    @discardableResult
+    public mutating func append(bytes: ArraySlice<UInt8>) -> StreamUpdate {
+        let e = uniqueEngine()
+        return bytes.withUnsafeBufferPointer { e.append($0) }
+    }
+
     /// Ends the input: incomplete UTF-8 at the end becomes U+FFFD and every
     /// block is settled. Appending after `finish()` does nothing.
     @discardableResult
