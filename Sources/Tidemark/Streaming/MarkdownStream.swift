@@ -1470,7 +1470,20 @@ final class StreamEngine: @unchecked Sendable {
             lastLayout.settledStarts = []
         }
         let inline = makeInline(p)
-        if inline.arena.count > settledArenaCount { inline.arena.removeSubrange(settledArenaCount...) }
+        // Blocks settling now that the last update showed as they are final
+        // keep its nodes (and arena bytes) instead of being emitted again.
+        var adopted = 0
+        var keepNodes = settledNodeCount
+        var keepArena = settledArenaCount
+        if rebuildFrom == nil && !publishedPending {
+            for blk in candidates {
+                guard let (end, arenaEnd) = adoptable(blk, at: keepNodes, nodes: storage.nodes, source: source) else { break }
+                keepNodes = end
+                keepArena = max(keepArena, arenaEnd)
+                adopted += 1
+            }
+        }
+        if inline.arena.count > keepArena { inline.arena.removeSubrange(keepArena...) }
         defer {
             storage.arena = inline.arena
             inline.arena = []
@@ -1479,22 +1492,44 @@ final class StreamEngine: @unchecked Sendable {
         }
         var nodes = storage.nodes
         storage.nodes = []
-        nodes.removeSubrange(settledNodeCount...)
-        // Relink the settled prefix's end.
-        nodes[0].lastChild = settledNodeStarts.last.map { Int32($0) } ?? -1
+        nodes.removeSubrange(keepNodes...)
+        // Relink the end of the settled (and adopted) prefix.
+        var lastTop = settledNodeStarts.last ?? -1
+        do {
+            var at = settledNodeCount
+            for _ in 0..<adopted {
+                lastTop = at
+                at = nodes[at].next >= 0 ? Int(nodes[at].next) : keepNodes
+            }
+        }
+        nodes[0].lastChild = Int32(lastTop)
         if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
         p.s = source
-        for blk in blocksToEmit {
-            let start = nodes.count
-            inline.missedLabels = []
-            inline.missedFootnotes = []
-            p.emitBlocks(from: blk, parent: 0, siblings: false, into: &nodes, inline: inline)
-            var misses = inline.missedLabels ?? []
-            misses.formUnion(inline.missedFootnotes ?? [])
+        var adoptAt = settledNodeCount
+        for (i, blk) in blocksToEmit.enumerated() {
+            let start: Int
+            let end: Int
+            var misses: Set<[UInt8]> = []
+            if i < adopted {
+                start = adoptAt
+                end = nodes[start].next >= 0 ? Int(nodes[start].next) : keepNodes
+                adoptAt = end
+                #if DEBUG
+                checkAdopted(blk, nodes: nodes, start: start, end: end, inline: inline)
+                #endif
+            } else {
+                start = nodes.count
+                inline.missedLabels = []
+                inline.missedFootnotes = []
+                p.emitBlocks(from: blk, parent: 0, siblings: false, into: &nodes, inline: inline)
+                end = nodes.count
+                misses = inline.missedLabels ?? []
+                misses.formUnion(inline.missedFootnotes ?? [])
+            }
             settledBlocks.append(blk)
             settledNodeStarts.append(start)
             settledMisses.append(misses)
-            let h = nodeHash(nodes, start, nodes.count, arena: inline.arena)
+            let h = nodeHash(nodes, start, end, arena: inline.arena)
             settledHashes.append(h)
             if settledIDs.count < settledBlocks.count {
                 settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
@@ -1509,6 +1544,80 @@ final class StreamEngine: @unchecked Sendable {
         settledNodeCount = nodes.count
         storage.nodes = nodes
     }
+
+    /// Whether closed top-level block `b` is the block the last update
+    /// showed at node `at`, as it is now final, and if so where its nodes
+    /// and its arena bytes end. The last update was exact for the text then,
+    /// where the block ended with the input; a line that closes a block
+    /// without changing it (a blank line, a new block) leaves its kind and
+    /// range as they were, while one that changes it (a setext underline, a
+    /// table's delimiter row, a closing fence, lines taken out of a
+    /// paragraph) changes its kind or range too — but a table's delimiter
+    /// row, outside the table's range when no body row follows: a block with
+    /// a `|` up to the next block is emitted again. So is a block with a
+    /// `[`: its missed labels must be known, in case a later definition
+    /// resolves them.
+    private func adoptable(_ b: Int32, at: Int, nodes: [RawNode], source: Bytes) -> (end: Int, arenaEnd: Int)? {
+        guard at < nodes.count else { return nil }
+        let blk = parser.blocks[Int(b)]
+        let n = nodes[at]
+        guard !blk.isOpen, n.parent == 0, n.kind == blk.kind, Int(n.start) == Int(blk.start), Int(n.end) == Int(blk.end)
+        else { return nil }
+        switch blk.kind {
+        case .list: guard n.flags & 1 == (blk.tight ? 1 : 0) else { return nil }
+        case .heading: guard n.small == UInt16(blk.level), n.flags & 1 == (blk.setext ? 1 : 0) else { return nil }
+        case .codeBlock: guard n.flags & 1 == (blk.fenced ? 1 : 0) else { return nil }
+        default: break
+        }
+        // Up to the next block: a table's delimiter row is not in its range.
+        var i = Int(blk.start)
+        let e = min(blk.next >= 0 ? Int(parser.blocks[Int(blk.next)].start) : source.count, source.count)
+        while i < e {
+            if source[i] == UInt8(ascii: "[") || source[i] == UInt8(ascii: "|") { return nil }
+            i += 1
+        }
+        let end = n.next >= 0 ? Int(n.next) : nodes.count
+        guard end > at, end <= nodes.count else { return nil }
+        var arenaEnd = 0
+        for k in at..<end {
+            let x = nodes[k]
+            if x.a.isArena { arenaEnd = max(arenaEnd, x.a.end) }
+            if x.b.isArena { arenaEnd = max(arenaEnd, x.b.end) }
+        }
+        return (end, arenaEnd)
+    }
+
+    #if DEBUG
+    /// Debug builds check each adopted block against a fresh emission.
+    private func checkAdopted(_ b: Int32, nodes: [RawNode], start: Int, end: Int, inline: InlineParser) {
+        var fresh = Array(nodes[..<start])
+        // The fresh copy's root ends before the block (its previous sibling).
+        var previous: Int32 = -1
+        var c = nodes[0].firstChild
+        while c >= 0 && Int(c) < start { previous = c; c = nodes[Int(c)].next }
+        fresh[0].lastChild = previous
+        if previous >= 0 { fresh[Int(previous)].next = -1 } else { fresh[0].firstChild = -1 }
+        let arenaCount = inline.arena.count
+        let (labels, notes) = (inline.missedLabels, inline.missedFootnotes)
+        parser.emitBlocks(from: b, parent: 0, siblings: false, into: &fresh, inline: inline)
+        func bytes(_ r: ByteRef) -> ArraySlice<UInt8> {
+            r.isArena ? inline.arena[r.start..<r.end] : ArraySlice(storage.source[min(r.start, storage.source.count)..<min(r.end, storage.source.count)])
+        }
+        var same = fresh.count == end
+        if same {
+            for k in start..<end {
+                var x = nodes[k], y = fresh[k]
+                if k == start || x.parent == 0 { x.next = -1; y.next = -1 }
+                if bytes(x.a) != bytes(y.a) || bytes(x.b) != bytes(y.b) { same = false; break }
+                (x.a, x.b, y.a, y.b) = (.empty, .empty, .empty, .empty)
+                if x != y { same = false; break }
+            }
+        }
+        inline.arena.removeSubrange(arenaCount...)
+        (inline.missedLabels, inline.missedFootnotes) = (labels, notes)
+        precondition(same, "an adopted block differs from its fresh emission: block \(b) nodes \(start)..<\(end), fresh \(fresh.count), source \(String(decoding: storage.source, as: UTF8.self).debugDescription) shown \(nodes[start..<end].map { "\($0.kind)\($0.start)-\($0.end)" }) fresh \(fresh[start...].map { "\($0.kind)\($0.start)-\($0.end)" })")
+    }
+    #endif
 
     /// The id of a new top-level block starting at `start`: the id the
     /// previous snapshot's tail gave a block starting there, or a new one.
