@@ -1367,20 +1367,22 @@ final class StreamEngine: @unchecked Sendable {
     /// one of them (new bytes move the end; a newly resolved reference adds
     /// nodes), and it costs O(1), not O(block).
     private func nodeHash(_ nodes: [RawNode], _ from: Int, _ to: Int, arena: [UInt8]) -> Int {
-        var h = Hasher()
-        h.combine(to - from)
+        // (A fingerprint compared within this process only: a cheap mix.)
+        @inline(__always) func mix(_ h: inout UInt64, _ x: UInt64) {
+            h = (h ^ x) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+        }
+        var h = UInt64(bitPattern: Int64(to - from))
+        mix(&h, 0x5851_F42D_4C95_7F2D)
         if to > from {
-            for n in [nodes[from], nodes[to - 1]] {
-                h.combine(n.kind.rawValue)
-                h.combine(n.start)
-                h.combine(n.end)
-                h.combine(n.flags)
-                h.combine(n.small)
-                h.combine(n.number)
-                h.combine(n.a.length)
+            for i in [from, to - 1] {
+                let n = nodes[i]
+                mix(&h, UInt64(n.kind.rawValue) | UInt64(n.flags) << 16 | UInt64(n.small) << 32)
+                mix(&h, UInt64(n.start) | UInt64(n.end) << 32)
+                mix(&h, UInt64(UInt32(bitPattern: n.number)) | UInt64(n.a.length) << 32)
             }
         }
-        return h.finalize()
+        return Int(truncatingIfNeeded: h)
     }
 
     /// The engine's one inline parser (it is reused from leaf to leaf, as
