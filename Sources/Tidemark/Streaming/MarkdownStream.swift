@@ -1737,6 +1737,7 @@ final class StreamEngine: @unchecked Sendable {
             tailLogScratch = []
             dirtyFrom = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
                                    cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse,
+                                   reuseOpenLeaves: reuse && !previousHadPending,
                                    tops: &tailTops, newLog: &newLog)
             swap(&tailLog, &newLog)
             tailLogScratch = newLog

@@ -47,9 +47,17 @@ extension BlockParser {
     /// block and `newLog` to the log of this emission (both cleared first;
     /// the caller keeps them between snapshots, so no allocation); returns
     /// the first node that may differ from the previous snapshot's.
+    ///
+    /// Blocks that were open at the last checkpoint and are closed now (the
+    /// list item before the one the partial line starts) keep their nodes
+    /// too when `reuseOpenLeaves`: a container is rewritten and its children
+    /// walked as an open one's are, then logged as closed (in its parent's
+    /// run when it can be); a leaf keeps its nodes when its kind, range and
+    /// lines are as they were, so its source bytes are too — unless the last
+    /// snapshot showed pending bytes, when `reuseOpenLeaves` is false.
     func emitTail(from first: Int32, checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
                   inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
-                  log: [TailEntry], reuse: Bool, tops: inout [Int], newLog: inout [TailEntry]) -> Int {
+                  log: [TailEntry], reuse: Bool, reuseOpenLeaves: Bool, tops: inout [Int], newLog: inout [TailEntry]) -> Int {
         var cursor = startCursor
         var arenaCursor = startArena
         var reusing = reuse
@@ -85,6 +93,26 @@ extension BlockParser {
             guard b >= 0 else {
                 // -2: below a container's children; they are all done.
                 if b == -2 { BlockParser.endRun(parent, runs: &runs) }
+                // -3: the same for a container that was open at the last
+                // checkpoint and is closed now: logged as closed, with its
+                // subtree's end, in its parent's run when it can be.
+                if b == -3 {
+                    BlockParser.endRun(parent, runs: &runs)
+                    var e = newLog.count - 1
+                    while e >= 0 && newLog[e].node != parent { e -= 1 }
+                    guard e >= 0 else { continue }
+                    let (block, arena) = (newLog[e].block, newLog[e].arena)
+                    let end = reusing ? cursor : nodes.count
+                    let arenaEnd = reusing ? arenaCursor : inline.arena.count
+                    let up = nodes[Int(parent)].parent
+                    newLog.removeSubrange(e...)
+                    if !BlockParser.extendRun(block, parent: up, node: Int(parent), end: end, arenaEnd: arenaEnd,
+                                              runs: &runs, log: &newLog) {
+                        BlockParser.endRun(up, runs: &runs)
+                        newLog.append(TailEntry(block: block, node: parent, end: Int32(end), arena: arena,
+                                                arenaEnd: Int32(arenaEnd), settled: true))
+                    }
+                }
                 continue
             }
             let blk = blocks[Int(b)]
@@ -96,10 +124,11 @@ extension BlockParser {
             default: isContainer = false
             }
             if reusing {
+                let closing = reuseOpenLeaves && isContainer && settled && k < log.count && !log[k].settled && parent != 0
                 if k < log.count, log[k].block == b, Int(log[k].node) == cursor, Int(log[k].arena) == arenaCursor,
-                   log[k].settled == settled, settled || isContainer {
+                   log[k].settled == settled && (settled || isContainer) || closing {
                     if parent == 0 { tops.append(cursor) }
-                    if settled {
+                    if settled && !closing {
                         link(cursor, parent)
                         if !BlockParser.extendRun(b, parent: parent, node: cursor, end: Int(log[k].end), arenaEnd: Int(log[k].arenaEnd),
                                                   runs: &runs, log: &newLog) {
@@ -122,7 +151,8 @@ extension BlockParser {
                         }
                         nodes[cursor] = node
                         link(cursor, parent)
-                        BlockParser.endRun(parent, runs: &runs)
+                        // (A closing container may join its parent's run.)
+                        if !closing { BlockParser.endRun(parent, runs: &runs) }
                         let logged = log[k]
                         let container = Int32(cursor)
                         runs.append((container, newLog.count))
@@ -147,9 +177,28 @@ extension BlockParser {
                             arenaCursor = Int(logged.runArenaEnd)
                             firstChild = blocks[Int(logged.runLast)].next
                         }
-                        stack.append((-2, container))
+                        stack.append((closing ? -3 : -2, container))
                         if firstChild >= 0 { stack.append((firstChild, container)) }
                     }
+                    k += 1
+                    continue
+                }
+                if reuseOpenLeaves, k < log.count, log[k].block == b, Int(log[k].node) == cursor, Int(log[k].arena) == arenaCursor,
+                   !log[k].settled, !isContainer, blk.kind != .table, cursor < nodes.count,
+                   let (end, arenaEnd) = sameLeaf(b, at: cursor, nodes: nodes, arenaFrom: arenaCursor) {
+                    // A leaf that was open and is as the last update showed
+                    // it (the paragraph of the item before the one the
+                    // partial line starts): its nodes as they are.
+                    if parent == 0 { tops.append(cursor) }
+                    link(cursor, parent)
+                    if !settled || !BlockParser.extendRun(b, parent: parent, node: cursor, end: end, arenaEnd: arenaEnd,
+                                                           runs: &runs, log: &newLog) {
+                        BlockParser.endRun(parent, runs: &runs)
+                        newLog.append(TailEntry(block: b, node: Int32(cursor), end: Int32(end), arena: Int32(arenaCursor),
+                                                arenaEnd: Int32(arenaEnd), settled: settled))
+                    }
+                    cursor = end
+                    arenaCursor = arenaEnd
                     k += 1
                     continue
                 }
@@ -209,6 +258,32 @@ extension BlockParser {
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
         return dirtyFrom
+    }
+
+    /// Whether leaf `b` is what the last update showed at node `at` (which
+    /// was exact for the text then): the same kind and range, so the same
+    /// lines (a line that changes a leaf — a setext underline, a delimiter
+    /// row, a lazy line — changes its kind or range); if so, where its nodes
+    /// and its arena bytes end.
+    private func sameLeaf(_ b: Int32, at: Int, nodes: [RawNode], arenaFrom: Int) -> (end: Int, arenaEnd: Int)? {
+        let blk = blocks[Int(b)]
+        let n = nodes[at]
+        guard n.kind == blk.kind, Int(n.start) == Int(blk.start), Int(n.end) == Int(blk.end) else { return nil }
+        switch blk.kind {
+        case .heading: guard n.small == UInt16(blk.level), n.flags & 1 == (blk.setext ? 1 : 0) else { return nil }
+        case .codeBlock: guard n.flags & 1 == (blk.fenced ? 1 : 0) else { return nil }
+        case .paragraph, .thematicBreak, .htmlBlock, .mathBlock: break
+        default: return nil
+        }
+        var last = at
+        while nodes[last].lastChild >= 0 { last = Int(nodes[last].lastChild) }
+        var arenaEnd = arenaFrom
+        for k in at...last {
+            let x = nodes[k]
+            if x.a.isArena { arenaEnd = max(arenaEnd, x.a.end) }
+            if x.b.isArena { arenaEnd = max(arenaEnd, x.b.end) }
+        }
+        return (last + 1, arenaEnd)
     }
 
     /// Records a closed child of `parent` at `node` (subtree to `end`, arena
