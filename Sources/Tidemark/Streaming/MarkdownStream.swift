@@ -621,24 +621,14 @@ final class StreamEngine: @unchecked Sendable {
         while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
         // (Only spaces and tabs: the text ends where it did.)
         if newTrimmed == sourceCount { newTrimmed = hotTrimmed }
-        let (text, leaf, trimmed) = (hotText, hotLeaf, hotTrimmed)
-        if hotInCell { trailingRow.end = Int32(newCount) } else { trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount) }
-        let inCell = hotInCell
-        storage.nodes.withUnsafeMutableBufferPointer { nodes in
-            if newTrimmed > trimmed {
+        if newTrimmed > hotTrimmed {
+            let text = hotText
+            storage.nodes.withUnsafeMutableBufferPointer { nodes in
                 nodes[text].end = UInt32(newTrimmed)
                 nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
             }
-            var p = Int32(leaf)
-            if inCell {
-                nodes[leaf].end = UInt32(newTrimmed)
-                p = nodes[leaf].parent
-            }
-            while p >= 0 {
-                nodes[Int(p)].end = UInt32(newCount)
-                p = nodes[Int(p)].parent
-            }
         }
+        setLeafEnds(leaf: hotLeaf, inCell: hotInCell, contentEnd: newTrimmed, end: newCount)
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
         return true
