@@ -208,6 +208,44 @@ import Testing
         }
     }
 
+    /// Display math streamed line by line: lines of an open top-level `$$`
+    /// or `\[` block take the math fast paths (the TeX grows, trimmed),
+    /// except a line that is (so far) its closing line; blocks in
+    /// containers, `\\[` blocks and ```` ```math ```` fences go the exact way.
+    @Test func mathBlockLineByLine() {
+        let docs = [
+            "$$\nx^2 + y^2 \\\\\n  \\frac{a}{b}  \n\n\nz\n$$\nafter\n",
+            "$$\na $ b\nc $$ d\ne$$\nafter\n",
+            "$$\nprice $5\n$$   \n",
+            "\\[\na\nb \\\\]\nc \\]\nafter\n",
+            "\\[\nx]\n\\]\n",
+            "$$\n   \n\t\nonly blank lines so far\n  \n",
+            "$$\nunclosed\nmath\nto the end",
+            "$$\n日本語 😀\n$$\n",
+            "> $$\n> quoted\n> math\nlazy\n",
+            "\\\\[\na \\\\ b\n\\\\]\n",
+            "```math\na\nb\n```\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        // The lines of a long block take the fast paths: the number of full
+        // snapshots does not grow with the number of lines.
+        for opener in ["$$", "\\["] {
+            var stream = MarkdownStream()
+            stream.append(opener + "\nx_0\n")
+            let before = stream.engine.fullSnapshots
+            let line = Array("x^2 + y_k = z \\\\\n".utf8)
+            for _ in 0..<200 {
+                for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
+            }
+            #expect(stream.engine.fullSnapshots - before < 10, "\(opener): \(stream.engine.fullSnapshots - before) snapshots")
+            #expect(stream.document == Document(parsing: opener + "\nx_0\n" + String(repeating: "x^2 + y_k = z \\\\\n", count: 200)))
+        }
+    }
+
     /// Long open lists: earlier items are skipped in one step by the tail
     /// emitter and known tight by the block parser, so what comes late —
     /// a blank line that makes the list loose, a nested list, an item of

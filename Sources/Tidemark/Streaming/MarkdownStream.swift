@@ -244,7 +244,7 @@ final class StreamEngine: @unchecked Sendable {
                     if k > rest.startIndex && !appendFast(UnsafeBufferPointer(rebasing: rest[..<k])) {
                         return appendExactly(rest)
                     }
-                    guard appendLineFeedToParagraph() || appendCodeLineFeed() else {
+                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -321,6 +321,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
+                        || appendToMathLine(bytes)
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
@@ -789,6 +790,114 @@ final class StreamEngine: @unchecked Sendable {
         }
         return trailingBlockChanged()
     }
+
+    /// The trailing block when it is an open top-level display-math block
+    /// opened by `$$` or `\[` on a line of its own, shown with a non-empty
+    /// TeX literal at the end of the arena: its node, its style (0: `$$`,
+    /// 1: `\[`) and the start of the current line (a line after the
+    /// opener's).
+    private func trailingMathBlock() -> (node: Int, style: Int, lineStart: Int)? {
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown else { return nil }
+        let math = storage.nodes[last]
+        guard math.kind == .mathBlock, math.parent == 0, math.a.isArena, math.a.end == storage.arena.count,
+              math.a.length > 0, let lineStart = storage.lineStarts.last, Int(math.start) < Int(lineStart) else { return nil }
+        let tip = parser.tip
+        let blk = parser.blocks[Int(tip)]
+        guard blk.kind == .mathBlock, blk.fenced, blk.isOpen, blk.parent == 0, blk.htmlKind != 2, blk.fenceLength >= 0,
+              blk.fenceChar <= 1, Int(blk.start) == Int(math.start), Int(blk.start) < Int(lineStart) else { return nil }
+        return (last, Int(blk.fenceChar), Int(lineStart))
+    }
+
+    /// Whether the line `head` + `tail` (trailing spaces and tabs ignored)
+    /// ends with the closer of a math block of `style` (0: `$$`, 1: `\]`
+    /// not after another backslash), as `BlockParser.mathCloser` decides.
+    private static func closesMath(style: Int, _ head: ArraySlice<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The last bytes of the line before its trailing spaces, up to
+        // three: `c1` last, `c3` first (0: none, the line is shorter).
+        var (c1, c2, c3): (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var n = 0
+        var k = tail.count
+        while k > 0 && isSpaceOrTab(tail[k - 1]) { k -= 1 }
+        var h = head.endIndex
+        if k == 0 { while h > head.startIndex && isSpaceOrTab(head[h - 1]) { h -= 1 } }
+        while n < 3 {
+            let b: UInt8
+            if k > 0 { k -= 1; b = tail[k] } else if h > head.startIndex { h -= 1; b = head[h] } else { break }
+            if n == 0 { c1 = b } else if n == 1 { c2 = b } else { c3 = b }
+            n += 1
+        }
+        guard n >= 2 else { return false }
+        if style == 0 { return c2 == UInt8(ascii: "$") && c1 == UInt8(ascii: "$") }
+        guard c2 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "]") else { return false }
+        return !(n == 3 && c3 == UInt8(ascii: "\\"))
+    }
+
+    /// Bytes without a line ending added to a line of the trailing math
+    /// block (see `trailingMathBlock`) that do not make it the closing line:
+    /// the TeX grows by what the literal had trimmed after its last
+    /// character and by the bytes (spaces alone change nothing but ends).
+    private func appendToMathLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 4096, let (last, style, lineStart) = trailingMathBlock() else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        let sourceCount = storage.source.count
+        guard Int(storage.nodes[last].end) <= sourceCount, Normalizer.isClean(bytes) else { return false }
+        do {
+            // (The slice must be gone before the source grows: it would
+            // keep the array from being unique, and the append would copy it.)
+            let line = storage.source[lineStart..<sourceCount]
+            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            guard !StreamEngine.closesMath(style: style, line, none), !StreamEngine.closesMath(style: style, line, bytes)
+            else { return false }
+        }
+        // A literal of a top-level block is its source lines joined by line
+        // feeds, trimmed: it ends where the source's trailing spaces, tabs
+        // and line feeds begin.
+        // (The literal also ends before the bytes' own trailing spaces.)
+        var t = sourceCount
+        var used = bytes.count
+        while used > 0 && isSpaceOrTab(bytes[used - 1]) { used -= 1 }
+        let blank = used == 0
+        if !blank {
+            while t > Int(storage.nodes[last].start) {
+                let b = storage.source[t - 1]
+                if b == 0x0D { return false }
+                guard b == 0x20 || b == 0x09 || b == 0x0A else { break }
+                t -= 1
+            }
+            guard t > Int(storage.nodes[last].start) else { return false }
+        }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        if !blank {
+            storage.arena.append(contentsOf: storage.source[t..<sourceCount])
+            storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<used]))
+            storage.nodes[last].a.length += UInt32(sourceCount - t + used)
+        }
+        let newCount = UInt32(storage.source.count)
+        storage.nodes[last].end = newCount
+        storage.nodes[0].end = newCount
+        return trailingBlockChanged()
+    }
+
+    /// The line feed that ends a line of the trailing math block that is not
+    /// its closing line: the parser consumes the line; the TeX (trimmed)
+    /// stays as it is, and only the root's end moves.
+    private func appendMathLineFeed() -> Bool {
+        guard let (last, style, lineStart) = trailingMathBlock() else { return false }
+        let sourceCount = storage.source.count
+        guard Int(storage.nodes[last].end) == sourceCount,
+              !StreamEngine.closesMath(style: style, storage.source[lineStart..<sourceCount],
+                                       UnsafeBufferPointer(start: nil, count: 0)) else { return false }
+        consumeLineFeed()
+        return true
+    }
+
+    /// How many appends took the exact path (a full snapshot of the
+    /// trailing block) rather than a fast path: for tests that check a
+    /// shape of input stays on the fast paths.
+    @exclusivity(unchecked) private(set) var fullSnapshots = 0
 
     /// The definitions and footnote labels the last full snapshot used.
     @exclusivity(unchecked) private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
@@ -1624,6 +1733,7 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Publishing a snapshot
 
     private func publish(finalInput: Bool) -> StreamUpdate {
+        fullSnapshots &+= 1
         placeholderShown = false
         leafInlineNode = -1
         afterParagraphLineFeed = false
