@@ -246,6 +246,36 @@ import Testing
         }
     }
 
+    /// A paragraph whose emphasis opener is still unmatched: the trailing
+    /// paragraph's inline parse resumes after it anyway (the opener waits on
+    /// the delimiter stack), and a later closer that takes it — or one of
+    /// several, `***`, `~~`, the rule of 3, intraword runs — is still exact.
+    @Test func openersLeftOpenAcrossResumePoints() {
+        let words = String(repeating: "word `c` more ", count: 12)
+        let docs = [
+            "*a " + words + "end* tail " + words,
+            "**a " + words + "b* c* d** e " + words,
+            "***a " + words + "b** c* " + words + "d*",
+            "~~a " + words + "b~~ " + words + "~c~ ~~~d ~e " + words,
+            "*a **b " + words + "c*** " + words,
+            "_a " + words + "b_c_ d_ " + words,
+            "*a " + words + "b*c* d " + words + "*",
+            "foo*bar " + words + "baz*qux " + words,
+            "*a " + words + "[link *x](/u) " + words + "y*",
+            "*a " + words + "\n*b " + words + "c*\nd*",
+            "> *a " + words + "b*",
+            "- **a " + words + "\n  c** " + words,
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 3, 4, 7, 16])
+        // The resume point moves past the opener: the parse of each append
+        // does not start at the paragraph's start.
+        var stream = MarkdownStream()
+        let text = Array(("*a " + String(repeating: "word `c` ", count: 300)).utf8)
+        for k in stride(from: 0, to: text.count, by: 4) { stream.append(bytes: text[k..<min(k + 4, text.count)]) }
+        #expect((stream.engine.leafInline?.resumePosition ?? 0) > text.count - 20)
+        #expect(stream.document == Document(parsing: String(decoding: text, as: UTF8.self)))
+    }
+
     /// Long open lists: earlier items are skipped in one step by the tail
     /// emitter and known tight by the block parser, so what comes late —
     /// a blank line that makes the list loose, a nested list, an item of

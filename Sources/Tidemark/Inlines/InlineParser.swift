@@ -176,21 +176,24 @@ final class InlineParser {
     /// An extended autolink since the restart may still grow: a resume
     /// point must follow a space or tab.
     @exclusivity(unchecked) var autolinkMayGrow = false
-    /// Set by `processEmphasis`, when `trackOpeners`, if a delimiter that
-    /// can open is left over.
-    @exclusivity(unchecked) var openerRemained = false
-    @exclusivity(unchecked) var trackOpeners = false
-    /// `processEmphasis` only matches delimiters, touching no node (the
-    /// caller saves and restores the delimiter stack).
-    @exclusivity(unchecked) var dryRun = false
+    /// The openers left unmatched before the resume point (emphasis and
+    /// strikethrough delimiters that a later closer may still take), as the
+    /// delimiter stack held them there: a resumed parse starts with them.
+    @exclusivity(unchecked) var resumeOpeners: [Delimiter] = []
+    /// Set by `processEmphasis` when it takes (part of) an opener of
+    /// `resumeOpeners`: nodes before the resume point changed.
+    @exclusivity(unchecked) var touchedResumeOpeners = false
+    /// `processEmphasis` leaves the openers it did not match on the stack.
+    @exclusivity(unchecked) var keepOpeners = false
 
     /// Parses `content[..<length]` as a paragraph, like `parse()`, but starts
     /// at the resume point of the last call (the content must have only
     /// grown at its end since), and tries to move the resume point to the
     /// start of the last word for the next call. Its cost is the tail after
     /// the resume point, not the paragraph.
-    /// Returns whether it resumed (the nodes before the resume point it
-    /// started from are the previous call's).
+    /// Returns whether it resumed and left the nodes before the resume point
+    /// it started from as the previous call's (a closer that takes an
+    /// opener from before that point changes them).
     @discardableResult
     func parseResuming(length: Int) -> Bool {
         var start = 0
@@ -202,10 +205,16 @@ final class InlineParser {
             start = resumePosition
         } else {
             resumePosition = 0
+            resumeOpeners.removeAll(keepingCapacity: true)
             nodes.removeAll(keepingCapacity: true)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
         }
         resetScan()
+        if !resumeOpeners.isEmpty {
+            delimiters.append(contentsOf: resumeOpeners)
+            delimiterTop = Int32(delimiters.count - 1)
+        }
+        touchedResumeOpeners = false
         blocked = false
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
@@ -229,11 +238,17 @@ final class InlineParser {
             c = UnsafeBufferPointer(rebasing: buffer[0..<length])
             n = length
             parseContent(from: start)
+            let touchedBefore = touchedResumeOpeners
+            touchedResumeOpeners = false
             processEmphasis(-1)
+            // A closer after the resume point took one of its openers: the
+            // nodes before it are not what the next call would resume from.
+            if touchedResumeOpeners { resumePosition = 0 }
+            touchedResumeOpeners = touchedResumeOpeners || touchedBefore
             c = Bytes(start: nil, count: 0)
         }
         barrierTarget = -1
-        return start > 0
+        return start > 0 && !touchedResumeOpeners
     }
 
     /// The first top-level node of the run of text siblings that holds the
@@ -252,36 +267,39 @@ final class InlineParser {
     }
 
     /// At `barrierTarget`: makes it the resume point when nothing before it
-    /// can change — processing the emphasis of everything before it now,
-    /// which gives what processing it at the end would, as no opener is
-    /// left for a later closer.
+    /// can change but through an opener a later closer takes — processing
+    /// now the closers before it, which gives what processing them at the
+    /// end would (closers are matched in order, each with openers before
+    /// it), and keeping the openers left over for the next call.
     private func tryResumePoint(at pos: Int) {
         guard !blocked, brackets.isEmpty else { return }
         if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
-        var d = delimiterTop
-        var mayOpen = false
-        while d >= 0 {
-            if delimiters[Int(d)].canOpen { mayOpen = true; break }
-            d = delimiters[Int(d)].prev
-        }
-        if mayOpen {
-            // Match the delimiters without touching a node (only the small
-            // delimiter stack since the last resume point is saved), and
-            // process them for real only when no opener is left over.
-            let savedDelimiters = delimiters, savedTop = delimiterTop
-            openerRemained = false
-            trackOpeners = true
-            dryRun = true
+        if delimiterTop >= 0 {
+            keepOpeners = true
             processEmphasis(-1)
-            dryRun = false
-            trackOpeners = false
-            delimiters = savedDelimiters
-            delimiterTop = savedTop
-            if openerRemained { return }
+            keepOpeners = false
         }
-        if delimiterTop >= 0 { processEmphasis(-1) }
+        // The openers left, in order, from the bottom of the stack.
+        if !resumeOpeners.isEmpty { resumeOpeners.removeAll(keepingCapacity: true) }
+        if delimiterTop < 0 {
+            if !delimiters.isEmpty { delimiters.removeAll(keepingCapacity: true) }
+            resumePosition = pos
+            resumeNodeCount = nodes.count
+            resumeLast = nodes[0].last
+            return
+        }
+        var d = delimiterTop
+        while d >= 0 && delimiters[Int(d)].prev >= 0 { d = delimiters[Int(d)].prev }
+        while d >= 0 {
+            var x = delimiters[Int(d)]
+            d = x.next
+            x.prev = Int32(resumeOpeners.count - 1)
+            x.next = d >= 0 ? Int32(resumeOpeners.count + 1) : -1
+            resumeOpeners.append(x)
+        }
         delimiters.removeAll(keepingCapacity: true)
-        delimiterTop = -1
+        delimiters.append(contentsOf: resumeOpeners)
+        delimiterTop = Int32(delimiters.count - 1)
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
@@ -641,7 +659,8 @@ final class InlineParser {
             // Take the used delimiters off the end of the opener's text and
             // the start of the closer's.
             let on = o.node, cn = d.node
-            if !dryRun {
+            if opener < Int32(resumeOpeners.count) { touchedResumeOpeners = true }
+            do {
                 nodes[Int(on)].end -= use
                 nodes[Int(on)].a.length -= UInt32(use)
                 let wrapStart = Int(nodes[Int(on)].end)
@@ -657,23 +676,17 @@ final class InlineParser {
             delimiters[Int(opener)].count -= use
             delimiters[Int(closer)].count -= use
             if delimiters[Int(opener)].count == 0 {
-                if !dryRun { unlinkNode(on, parent: 0) }
+                unlinkNode(on, parent: 0)
                 removeDelimiter(opener)
             }
             if delimiters[Int(closer)].count == 0 {
                 let next = delimiters[Int(closer)].next
-                if !dryRun { unlinkNode(cn, parent: 0) }
+                unlinkNode(cn, parent: 0)
                 removeDelimiter(closer)
                 closer = next
             }
         }
-        if trackOpeners {
-            var d = delimiterTop
-            while d >= 0 && d != bottom {
-                if delimiters[Int(d)].canOpen { openerRemained = true }
-                d = delimiters[Int(d)].prev
-            }
-        }
+        if keepOpeners { return }
         while delimiterTop >= 0 && delimiterTop != bottom {
             removeDelimiter(delimiterTop)
         }

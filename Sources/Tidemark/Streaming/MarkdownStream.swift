@@ -1101,7 +1101,7 @@ final class StreamEngine: @unchecked Sendable {
     /// The trailing paragraph's own inline parser (`appendToParagraphLine`)
     /// and what its content was synced with: the paragraph's node, its line
     /// count, the source and arena lengths (`leafInlineNode` -1: nothing).
-    @exclusivity(unchecked) private var leafInline: InlineParser? = nil
+    @exclusivity(unchecked) private(set) var leafInline: InlineParser? = nil
     @exclusivity(unchecked) private var leafInlineNode = -1
     @exclusivity(unchecked) private var leafInlineLines = 0
     @exclusivity(unchecked) private var leafInlineSourceEnd = 0
