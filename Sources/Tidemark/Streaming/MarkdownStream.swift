@@ -682,14 +682,24 @@ final class StreamEngine: @unchecked Sendable {
         guard Normalizer.isClean(bytes) else { return false }
         // The line so far must hold a byte other than space, tab, `` ` `` and `~`.
         var decided = false
+        var spaces = true
         for k in Int(lineStart)..<sourceCount {
             let b = storage.source[k]
+            if b != 0x20 { spaces = false }
             if b != 0x20 && b != 0x09 && b != UInt8(ascii: "`") && b != UInt8(ascii: "~") && b != UInt8(ascii: ">") {
                 decided = true
                 break
             }
         }
-        guard decided else { return false }
+        if !decided {
+            // Or, in a top-level fenced code block, spaces past the fence's
+            // indentation then bytes that decide the line (a line of spaces
+            // is a code line so far; with the bytes it is not a fence).
+            guard spaces, let (node, tip) = trailingFencedCode(), node == last,
+                  parser.blocks[Int(tip)].kind == .codeBlock,
+                  sourceCount - Int(lineStart) >= Int(parser.blocks[Int(tip)].fenceOffset),
+                  StreamEngine.decidesCodeLine(bytes) else { return false }
+        }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -1226,8 +1236,25 @@ final class StreamEngine: @unchecked Sendable {
         decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
         decidedScratch.append(contentsOf: bytes)
         let decided = decidedScratch.withUnsafeBufferPointer { StreamEngine.lineDecided($0, 0, $0.count) }
-        if decided { trailingParagraphUndecided = false }
-        return decided
+        if decided {
+            trailingParagraphUndecided = false
+            return true
+        }
+        // A line that starts like display math (`$$`, `\[`, `\\[`) is a
+        // math block only once its closer ends it (or when the opener is
+        // alone on it): a paragraph line so far stays one while no byte that
+        // ends a closer (`$`, `]`) arrives.
+        // (The opener must be whole already: `\\` then `[` makes one.)
+        let start = Int(line.start), end = Int(line.end)
+        guard start + 1 < end else { return false }
+        let c0 = storage.source[start], c1 = storage.source[start + 1]
+        let c2 = start + 2 < end ? storage.source[start + 2] : 0
+        guard (c0 == UInt8(ascii: "$") && c1 == UInt8(ascii: "$"))
+                || (c0 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "["))
+                || (c0 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "\\") && c2 == UInt8(ascii: "["))
+        else { return false }
+        for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
+        return true
     }
     @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
 
@@ -2049,6 +2076,10 @@ final class StreamEngine: @unchecked Sendable {
         tailStartsScratch = tailStarts
         tailTopsScratch = tailTops
         lastFinal = finalInput
+        // After a line feed in a top-level fenced code block (a blank line,
+        // a line that took the exact way), the next line's first bytes may
+        // take the new-code-line path, as after `appendCodeLineFeed`.
+        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode() != nil
         return lastUpdate
     }
 }
