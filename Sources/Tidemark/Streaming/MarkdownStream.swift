@@ -244,7 +244,7 @@ final class StreamEngine: @unchecked Sendable {
                     if k > rest.startIndex && !appendFast(UnsafeBufferPointer(rebasing: rest[..<k])) {
                         return appendExactly(rest)
                     }
-                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() else {
+                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() || appendBlankCodeLine() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -764,6 +764,21 @@ final class StreamEngine: @unchecked Sendable {
               Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount]),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
+        consumeLineFeed()
+        afterCodeLineFeed = true
+        return true
+    }
+
+    /// A line feed that makes an empty line of the trailing top-level fenced
+    /// code block (the source ends with a line feed of it): the literal gets
+    /// an empty line, and the block ends at the start of that line.
+    private func appendBlankCodeLine() -> Bool {
+        guard afterCodeLineFeed, !publishedPending, !placeholderShown, let (last, tip) = trailingFencedCode(),
+              parser.blocks[Int(tip)].kind == .codeBlock, storage.source.last == 0x0A else { return false }
+        reclaim()
+        storage.arena.append(0x0A)
+        storage.nodes[last].a.length += 1
+        storage.nodes[last].end = UInt32(storage.source.count)
         consumeLineFeed()
         afterCodeLineFeed = true
         return true
