@@ -691,22 +691,30 @@ final class StreamEngine: @unchecked Sendable {
                 break
             }
         }
+        var drop = 0
         if !decided {
-            // Or, in a top-level fenced code block, spaces past the fence's
-            // indentation then bytes that decide the line (a line of spaces
-            // is a code line so far; with the bytes it is not a fence).
+            // Or, in a top-level fenced code block, a line of spaces so far
+            // (a code line, blank) and bytes that decide the line or are
+            // spaces too: with them it is no fence either. Spaces up to the
+            // fence's indentation are not content.
             guard spaces, let (node, tip) = trailingFencedCode(), node == last,
-                  parser.blocks[Int(tip)].kind == .codeBlock,
-                  sourceCount - Int(lineStart) >= Int(parser.blocks[Int(tip)].fenceOffset),
-                  StreamEngine.decidesCodeLine(bytes) else { return false }
+                  parser.blocks[Int(tip)].kind == .codeBlock else { return false }
+            var allSpaces = true
+            for b in bytes where b != 0x20 { allSpaces = false; break }
+            guard allSpaces || StreamEngine.decidesCodeLine(bytes) else { return false }
+            let missing = Int(parser.blocks[Int(tip)].fenceOffset) - (sourceCount - Int(lineStart))
+            while drop < missing && drop < bytes.count && isSpaceOrTab(bytes[drop]) {
+                if bytes[drop] == 0x09 { return false }
+                drop += 1
+            }
         }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         storage.arena.removeLast()
-        storage.arena.append(contentsOf: bytes)
+        storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[drop...]))
         storage.arena.append(0x0A)
-        storage.nodes[last].a.length += UInt32(bytes.count)
+        storage.nodes[last].a.length += UInt32(bytes.count - drop)
         let newCount = UInt32(storage.source.count)
         var p = Int32(last)
         while p >= 0 {
@@ -791,7 +799,12 @@ final class StreamEngine: @unchecked Sendable {
         guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, let (last, tip) = trailingFencedCode(),
               storage.source.last == 0x0A else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
-        guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes) else { return false }
+        // (A line of spaces so far is a blank code line; not in an HTML
+        // block, which a blank line may end.)
+        var allSpaces = true
+        for b in bytes where b != 0x20 { allSpaces = false; break }
+        guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes)
+                || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock) else { return false }
         // Up to the fence's indentation in spaces is not content (a tab
         // there is consumed by columns: the exact path). An HTML block's
         // lines are taken whole.
