@@ -268,6 +268,9 @@ import Testing
             "*a " + words + "\n*b " + words + "c*\nd*",
             "> *a " + words + "b*",
             "- **a " + words + "\n  c** " + words,
+            String(repeating: "*a b* c ", count: 20) + String(repeating: "**a `b` c** d ", count: 10),
+            String(repeating: "*a b c d e f* g ", count: 10) + "*h " + words + "i*",
+            String(repeating: "~~a b~~ *c **d e** f* ", count: 8),
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 3, 4, 7, 16])
         // The resume point moves past the opener: the parse of each append
@@ -277,6 +280,14 @@ import Testing
         for k in stride(from: 0, to: text.count, by: 4) { stream.append(bytes: text[k..<min(k + 4, text.count)]) }
         #expect((stream.engine.leafInline?.resumePosition ?? 0) > text.count - 20)
         #expect(stream.document == Document(parsing: String(decoding: text, as: UTF8.self)))
+        // Pairs that span words: a closer takes an opener from before the
+        // resume point, and the next parse resumes at the clean point before
+        // that pair, not at the paragraph's start.
+        var pairs = MarkdownStream()
+        let text2 = Array(String(repeating: "*a b* c ", count: 300).utf8)
+        for k in stride(from: 0, to: text2.count, by: 4) { pairs.append(bytes: text2[k..<min(k + 4, text2.count)]) }
+        #expect((pairs.engine.leafInline?.resumePosition ?? 0) > text2.count - 20)
+        #expect(pairs.document == Document(parsing: String(decoding: text2, as: UTF8.self)))
     }
 
     /// Long open lists: earlier items are skipped in one step by the tail

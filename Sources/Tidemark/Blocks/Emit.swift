@@ -140,7 +140,8 @@ extension BlockParser {
     /// adjacent text and mapping content offsets to source offsets.
     func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
         var mark = (node: Int32(-1), at: -1, previousTop: Int32(-1))
-        emitInlines(p, from: p.nodes[0].first, parent: parent, into: &out, mark: &mark)
+        var other = mark
+        emitInlines(p, from: p.nodes[0].first, parent: parent, into: &out, mark: &mark, other: &other)
     }
 
     /// Emits the top-level inline nodes from `first` on (a node that starts
@@ -148,9 +149,10 @@ extension BlockParser {
     /// children it has. When the emission reaches top-level node
     /// `mark.node`, sets `mark.at` to the store index where that node's
     /// nodes begin and `mark.previousTop` to the store index of the last
-    /// child of `parent` emitted before it (-1: none).
+    /// child of `parent` emitted before it (-1: none); `other` likewise.
     func emitInlines(_ p: InlineParser, from first: Int32, parent: Int32, into out: inout [RawNode],
-                     mark: inout (node: Int32, at: Int, previousTop: Int32)) {
+                     mark: inout (node: Int32, at: Int, previousTop: Int32),
+                     other: inout (node: Int32, at: Int, previousTop: Int32)) {
         // The work stack is the parser's, kept between leaves: no allocation.
         var stack = emitStack
         emitStack = []
@@ -163,6 +165,10 @@ extension BlockParser {
             if x == mark.node && rp == parent {
                 mark.at = out.count
                 mark.previousTop = out[Int(parent)].lastChild
+            }
+            if x == other.node && rp == parent {
+                other.at = out.count
+                other.previousTop = out[Int(parent)].lastChild
             }
             let node = p.nodes[Int(x)]
             if node.kind == .text {

@@ -181,8 +181,14 @@ final class InlineParser {
     /// delimiter stack held them there: a resumed parse starts with them.
     @exclusivity(unchecked) var resumeOpeners: [Delimiter] = []
     /// Set by `processEmphasis` when it takes (part of) an opener of
-    /// `resumeOpeners`: nodes before the resume point changed.
+    /// `resumeOpeners`: nodes before the resume point changed (after
+    /// `parseResuming`: in that call).
     @exclusivity(unchecked) var touchedResumeOpeners = false
+    /// The last resume point with no opener left before it: no later byte
+    /// changes a node before it. At or before the resume point.
+    @exclusivity(unchecked) var cleanPosition = 0
+    @exclusivity(unchecked) var cleanNodeCount = 0
+    @exclusivity(unchecked) var cleanLast: Int32 = -1
     /// `processEmphasis` leaves the openers it did not match on the stack.
     @exclusivity(unchecked) var keepOpeners = false
 
@@ -191,9 +197,9 @@ final class InlineParser {
     /// grown at its end since), and tries to move the resume point to the
     /// start of the last word for the next call. Its cost is the tail after
     /// the resume point, not the paragraph.
-    /// Returns whether it resumed and left the nodes before the resume point
-    /// it started from as the previous call's (a closer that takes an
-    /// opener from before that point changes them).
+    /// Returns whether it resumed (the nodes before the clean point it
+    /// started from are the previous call's; so are those before the resume
+    /// point unless `touchedResumeOpeners`).
     @discardableResult
     func parseResuming(length: Int) -> Bool {
         var start = 0
@@ -205,6 +211,8 @@ final class InlineParser {
             start = resumePosition
         } else {
             resumePosition = 0
+            cleanPosition = 0
+            cleanLast = -1
             resumeOpeners.removeAll(keepingCapacity: true)
             nodes.removeAll(keepingCapacity: true)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
@@ -242,22 +250,29 @@ final class InlineParser {
             touchedResumeOpeners = false
             processEmphasis(-1)
             // A closer after the resume point took one of its openers: the
-            // nodes before it are not what the next call would resume from.
-            if touchedResumeOpeners { resumePosition = 0 }
+            // nodes before it are not what the next call would resume from;
+            // the next call resumes at the clean point.
+            if touchedResumeOpeners {
+                resumePosition = cleanPosition
+                resumeNodeCount = cleanNodeCount
+                resumeLast = cleanLast
+                resumeOpeners.removeAll(keepingCapacity: true)
+            }
             touchedResumeOpeners = touchedResumeOpeners || touchedBefore
             c = Bytes(start: nil, count: 0)
         }
         barrierTarget = -1
-        return start > 0 && !touchedResumeOpeners
+        return start > 0
     }
 
     /// The first top-level node of the run of text siblings that holds the
     /// last node before the resume point (or that node when it is not text):
     /// emitting from there gives the nodes a whole emission gives, as text
     /// runs are merged only among text siblings. -1 without a resume point.
-    func stableEmitStart() -> Int32 {
-        guard resumePosition > 0, resumeLast > 0 else { return -1 }
-        var s = resumeLast
+    func stableEmitStart(clean: Bool = false) -> Int32 {
+        let (position, last) = clean ? (cleanPosition, cleanLast) : (resumePosition, resumeLast)
+        guard position > 0, last > 0 else { return -1 }
+        var s = last
         while nodes[Int(s)].kind == .text {
             let prev = nodes[Int(s)].prev
             guard prev > 0, nodes[Int(prev)].kind == .text else { break }
@@ -286,6 +301,9 @@ final class InlineParser {
             resumePosition = pos
             resumeNodeCount = nodes.count
             resumeLast = nodes[0].last
+            cleanPosition = pos
+            cleanNodeCount = nodes.count
+            cleanLast = resumeLast
             return
         }
         var d = delimiterTop
@@ -303,6 +321,11 @@ final class InlineParser {
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
+        if resumeOpeners.isEmpty {
+            cleanPosition = pos
+            cleanNodeCount = nodes.count
+            cleanLast = resumeLast
+        }
     }
 
     // MARK: Parsing a leaf

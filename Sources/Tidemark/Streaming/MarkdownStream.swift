@@ -1099,27 +1099,45 @@ final class StreamEngine: @unchecked Sendable {
         storage.arena = []
         let resumed = inline.parseResuming(length: length)
         // The nodes emitted last time before the run that holds the old
-        // resume point are kept; emission starts at that run.
+        // resume point are kept; emission starts at that run. (Before the
+        // old clean point's run, when a closer took an opener from before
+        // the resume point: nodes from that opener on changed.)
+        let touched = inline.touchedResumeOpeners
+        let (keepFrom, keepAt, keepTop) = touched ? (leafCleanFrom, leafCleanAt, leafCleanPreviousTop)
+                                                  : (leafEmitFrom, leafEmitAt, leafEmitPreviousTop)
         var from = inline.nodes[0].first
-        if synced && resumed && leafEmitFrom > 0 && leafEmitAt > Int(p) && leafEmitAt <= nodes.count {
-            nodes.removeSubrange(leafEmitAt...)
-            nodes[Int(p)].lastChild = leafEmitPreviousTop
-            if leafEmitPreviousTop >= 0 { nodes[Int(leafEmitPreviousTop)].next = -1 } else { nodes[Int(p)].firstChild = -1 }
-            from = leafEmitFrom
+        var kept = Int(p) + 1
+        if synced && resumed && keepFrom > 0 && keepAt > Int(p) && keepAt <= nodes.count {
+            nodes.removeSubrange(keepAt...)
+            nodes[Int(p)].lastChild = keepTop
+            if keepTop >= 0 { nodes[Int(keepTop)].next = -1 } else { nodes[Int(p)].firstChild = -1 }
+            from = keepFrom
+            kept = keepAt
         } else {
             nodes.removeSubrange((Int(p) + 1)...)
             nodes[Int(p)].firstChild = -1
             nodes[Int(p)].lastChild = -1
         }
         var mark = (node: inline.stableEmitStart(), at: -1, previousTop: Int32(-1))
+        var cleanMark = (node: inline.stableEmitStart(clean: true), at: -1, previousTop: Int32(-1))
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
-            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark)
+            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark, other: &cleanMark)
             parser.s = Bytes(start: nil, count: 0)
         }
         leafEmitFrom = mark.at >= 0 ? mark.node : -1
         leafEmitAt = mark.at
         leafEmitPreviousTop = mark.previousTop
+        // The clean point's run, when it is before where this emission
+        // started, is where the last emission put it.
+        if cleanMark.at < 0 && synced && resumed && cleanMark.node > 0 && cleanMark.node == leafCleanFrom
+            && leafCleanAt > Int(p) && leafCleanAt <= kept {
+            cleanMark.at = leafCleanAt
+            cleanMark.previousTop = leafCleanPreviousTop
+        }
+        leafCleanFrom = cleanMark.at >= 0 ? cleanMark.node : -1
+        leafCleanAt = cleanMark.at
+        leafCleanPreviousTop = cleanMark.previousTop
         storage.arena = inline.arena
         inline.arena = []
         inline.sourceBytes = []
@@ -1149,6 +1167,10 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var leafEmitFrom: Int32 = -1
     @exclusivity(unchecked) private var leafEmitAt = -1
     @exclusivity(unchecked) private var leafEmitPreviousTop: Int32 = -1
+    /// The same for the inline parser's clean point (see `InlineParser`).
+    @exclusivity(unchecked) private var leafCleanFrom: Int32 = -1
+    @exclusivity(unchecked) private var leafCleanAt = -1
+    @exclusivity(unchecked) private var leafCleanPreviousTop: Int32 = -1
 
     /// The trailing table, when the partial last line is a body row of it
     /// whose block structure is decided: the table's node (0: none), the
