@@ -177,14 +177,15 @@ CASES = [
     # "(block)" in the name.
     ("stream: many short paragraphs", 20_000, lambda n: "Word *em* `c` [l](/u) text.\n\n" * n, "stream", GFM),
     ("stream: one long paragraph of inlines", 20_000, lambda n: "word *em* `c` [l](/u) & " * n, "stream", GFM),
-    ("stream: long paragraph after unclosed * (block)", 2_000, lambda n: "*a " + "word `c` " * n, "stream", GFM),
+    ("stream: long paragraph after unclosed * (block)", 20_000, lambda n: "*a " + "word `c` " * n, "stream", GFM),
+    ("stream: emphasis pairs across words", 20_000, lambda n: "*a b* c " * n, "stream", GFM),
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),
     ("stream: paragraph of n plain lines (block)", 4_000, lambda n: "plain words of text on a line without markup\n" * n, "stream", GFM),
     ("stream: paragraph of n lines with inlines (block)", 4_000, lambda n: "words *em* and `code` on a line\n" * n, "stream", GFM),
     ("stream: HTML block of n lines (block)", 4_000, lambda n: "<div>\n" + "<p>html line with text</p>\n" * n, "stream", GFM),
-    ("stream: math block of n lines (block)", 2_000, lambda n: "$$\n" + "x^2 + y^2 = z^2 \\\\\n" * n, "stream", GFM),
+    ("stream: math block of n lines (block)", 10_000, lambda n: "$$\n" + "x^2 + y^2 = z^2 \\\\\n" * n, "stream", GFM),
     ("stream: quote paragraph of n lines (block)", 500, lambda n: "> quoted line *a* b\n" * n, "stream", GFM),
     ("stream: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"
                                                      "| k | v |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n\n") * n,
