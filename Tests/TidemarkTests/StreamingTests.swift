@@ -211,6 +211,40 @@ import Testing
         }
     }
 
+    /// Table rows streamed line by line: the line feed after a body row and
+    /// a new row that starts with `|` take fast paths (the row gets as many
+    /// cells as the table has columns); other lines go the exact way.
+    @Test func tableRowsLineByLine() {
+        let docs = [
+            "| a | b |\n|---|:-:|\n| 1 | 2 |\n| x *y* | `z` w |\n|\n| only one |\n| 1 | 2 | 3 | 4 |\n| \\| | `a\\|b` |\nafter\n",
+            "| a | b |\n| - | - |\n| 1 | 2 |\n\n| c |\n",
+            "| a |\n|---|\n| 1 |\nnot a pipe row\n| 2 |\n> quote\n",
+            "a | b\n--|--\n1 | 2\n| 3 | 4\n  | 5 | 6 |\n",
+            "| a | b |\n|---|---|\n| [x] | <b>y</b> |\n| [l](/u) | ![i](/p) |\n|\tt | **s** |\n",
+            "- | a |\n  |---|\n  | 1 |\n  | 2 |\n",
+            "> | a |\n> |---|\n> | 1 |\n> | 2 |\n",
+            "| a |\n|---|\n| 日本 |\n| 😀 |\n",
+            "> | a |\n> |---|\n> | 1 |\n| 2 |\n",
+            "- | a |\n  |---|\n  | 1 |\n| 2 |\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        // The rows of a long table take the fast paths.
+        var stream = MarkdownStream()
+        let head = "| name | value | note |\n|---|---:|:-:|\n| a | 1 | x |\n"
+        stream.append(head)
+        let before = stream.engine.fullSnapshots
+        let row = Array("| key `k` | 42 | *n* |\n".utf8)
+        for _ in 0..<200 {
+            for k in stride(from: 0, to: row.count, by: 4) { stream.append(bytes: row[k..<min(k + 4, row.count)]) }
+        }
+        #expect(stream.engine.fullSnapshots - before < 10, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: head + String(repeating: "| key `k` | 42 | *n* |\n", count: 200)))
+    }
+
     /// Display math streamed line by line: lines of an open top-level `$$`
     /// or `\[` block take the math fast paths (the TeX grows, trimmed),
     /// except a line that is (so far) its closing line; blocks in

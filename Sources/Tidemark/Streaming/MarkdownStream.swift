@@ -187,6 +187,7 @@ final class StreamEngine: @unchecked Sendable {
         e.afterParagraphLineFeed = afterParagraphLineFeed
         e.blankPartialLine = blankPartialLine
         e.afterCodeLineFeed = afterCodeLineFeed
+        e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
         e.hotText = hotText
@@ -244,7 +245,8 @@ final class StreamEngine: @unchecked Sendable {
                     if k > rest.startIndex && !appendFast(UnsafeBufferPointer(rebasing: rest[..<k])) {
                         return appendExactly(rest)
                     }
-                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() || appendBlankCodeLine() else {
+                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() || appendBlankCodeLine()
+                            || appendTableRowLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -321,7 +323,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes)
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
@@ -937,6 +939,76 @@ final class StreamEngine: @unchecked Sendable {
     /// shape of input stays on the fast paths.
     @exclusivity(unchecked) private(set) var fullSnapshots = 0
 
+    /// Set by `appendTableRowLineFeed`: the source ends with the line feed of
+    /// the trailing top-level table's last body row. Any other change clears it.
+    @exclusivity(unchecked) private var afterTableRowLineFeed = false
+
+    /// The line feed that ends the last body row of the trailing top-level
+    /// table (a row the last update showed, ending where the source ends):
+    /// the parser consumes the line; the row stays as it is, and only the
+    /// root's end moves.
+    private func appendTableRowLineFeed() -> Bool {
+        guard trailingTableNode > 0, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty else { return false }
+        let t = trailingTableNode
+        let sourceCount = storage.source.count
+        guard t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table, storage.nodes[t].parent == 0,
+              Int(storage.nodes[t].end) == sourceCount, Int(trailingRow.end) == sourceCount,
+              Int(trailingRow.start) < sourceCount else { return false }
+        let row = Int(storage.nodes[t].lastChild)
+        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row),
+              Int(storage.nodes[row].end) == sourceCount else { return false }
+        consumeLineFeed()
+        afterTableRowLineFeed = true
+        return true
+    }
+
+    /// The first bytes of the next line after that row, when they start with
+    /// `|` (in a table's body, a line that starts with a pipe is a row): a
+    /// new row with its cells, as many as the table has columns.
+    private func appendNewTableRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterTableRowLineFeed, !bytes.isEmpty, bytes.count <= 4096, bytes[0] == UInt8(ascii: "|"),
+              lastFootnoteKeys.isEmpty, trailingTableNode > 0 else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        let t = trailingTableNode
+        let sourceCount = storage.source.count
+        guard t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table, storage.nodes[t].parent == 0,
+              storage.source.last == 0x0A, Normalizer.isClean(bytes) else { return false }
+        let previousRow = storage.nodes[t].lastChild
+        guard previousRow > Int32(t) else { return false }
+        reclaim()
+        let lineStart = sourceCount
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        var nodes = storage.nodes
+        storage.nodes = []
+        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
+        inline.sourceBytes = storage.source
+        inline.arena = storage.arena
+        storage.arena = []
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            let row = BlockParser.appendNode(RawNode(kind: .tableRow, start: lineStart, end: newCount), parent: Int32(t),
+                                             into: &nodes)
+            var cells = rowCellsScratch
+            rowCellsScratch = []
+            defer { rowCellsScratch = cells }
+            _ = BlockParser.splitRow(source, lineStart, newCount, into: &cells)
+            parser.emitTableCells(cells, from: 0, rowEnd: newCount, aligns: trailingAlignments, row: row,
+                                  into: &nodes, inline: inline)
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        storage.arena = inline.arena
+        inline.arena = []
+        inline.sourceBytes = []
+        nodes[t].end = UInt32(newCount)
+        nodes[0].end = UInt32(newCount)
+        storage.nodes = nodes
+        trailingPreviousRow = previousRow
+        trailingRow = Line(start: lineStart, end: newCount)
+        return trailingBlockChanged()
+    }
+
     /// The definitions and footnote labels the last full snapshot used.
     @exclusivity(unchecked) private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
     @exclusivity(unchecked) private(set) var lastFootnoteKeys: Set<[UInt8]> = []
@@ -1424,6 +1496,7 @@ final class StreamEngine: @unchecked Sendable {
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
+        afterTableRowLineFeed = false
         blankPartialLine = false
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
@@ -1815,6 +1888,7 @@ final class StreamEngine: @unchecked Sendable {
         leafInlineNode = -1
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
+        afterTableRowLineFeed = false
         wordCheckedEnd = -1
         reclaim()
         let previousTail = tailBlocks
