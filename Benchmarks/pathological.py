@@ -179,6 +179,11 @@ CASES = [
     ("stream: one long paragraph of inlines", 20_000, lambda n: "word *em* `c` [l](/u) & " * n, "stream", GFM),
     ("stream: long paragraph after unclosed * (block)", 20_000, lambda n: "*a " + "word `c` " * n, "stream", GFM),
     ("stream: emphasis pairs across words", 20_000, lambda n: "*a b* c " * n, "stream", GFM),
+    # Known quadratic (session 6): n unmatched openers, then closers, in one
+    # streamed paragraph — every append restores (or re-parses past) the
+    # openers still waiting. Batch parsing of the same text is linear.
+    ("stream: n openers then n closers of another kind", 2_000, lambda n: "*a " * n + "b_ " * n, "stream", GFM),
+    ("stream: n openers then n closers", 2_000, lambda n: "*a " * n + "b* " * n, "stream", GFM),
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),
