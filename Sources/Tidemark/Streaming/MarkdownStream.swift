@@ -980,14 +980,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
-        var nodes = storage.nodes
-        storage.nodes = []
-        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
-        inline.sourceBytes = storage.source
-        inline.arena = storage.arena
-        storage.arena = []
-        storage.source.withUnsafeBufferPointer { source in
-            parser.s = source
+        emittingCells { nodes, inline, source in
             let row = BlockParser.appendNode(RawNode(kind: .tableRow, start: lineStart, end: newCount), parent: Int32(t),
                                              into: &nodes)
             var cells = rowCellsScratch
@@ -996,14 +989,9 @@ final class StreamEngine: @unchecked Sendable {
             _ = BlockParser.splitRow(source, lineStart, newCount, into: &cells)
             parser.emitTableCells(cells, from: 0, rowEnd: newCount, aligns: trailingAlignments, row: row,
                                   into: &nodes, inline: inline)
-            parser.s = Bytes(start: nil, count: 0)
+            nodes[t].end = UInt32(newCount)
+            nodes[0].end = UInt32(newCount)
         }
-        storage.arena = inline.arena
-        inline.arena = []
-        inline.sourceBytes = []
-        nodes[t].end = UInt32(newCount)
-        nodes[0].end = UInt32(newCount)
-        storage.nodes = nodes
         trailingPreviousRow = previousRow
         trailingRow = Line(start: lineStart, end: newCount)
         return trailingBlockChanged()
@@ -1286,14 +1274,7 @@ final class StreamEngine: @unchecked Sendable {
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingRow.end = Int32(newCount)
-        var nodes = storage.nodes
-        storage.nodes = []
-        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
-        inline.sourceBytes = storage.source
-        inline.arena = storage.arena
-        storage.arena = []
-        storage.source.withUnsafeBufferPointer { source in
-            parser.s = source
+        emittingCells { nodes, inline, source in
             // Cells that end before the new bytes keep their range, and so
             // their nodes (a cell's inlines are its own): only the cells
             // from the first one whose range moved are emitted again.
@@ -1323,18 +1304,34 @@ final class StreamEngine: @unchecked Sendable {
             }
             parser.emitTableCells(cells, from: first, rowEnd: newCount, aligns: trailingAlignments, row: Int32(row),
                                   into: &nodes, inline: inline)
+            var a = Int32(t)
+            while a >= 0 {
+                nodes[Int(a)].end = UInt32(newCount)
+                a = nodes[Int(a)].parent
+            }
+        }
+        return trailingBlockChanged()
+    }
+
+    /// Runs `body` with the document's nodes taken out of the storage, an
+    /// inline parser that holds the arena, and the source (the block
+    /// parser's too), as table cells are emitted; then puts them back.
+    private func emittingCells(_ body: (inout [RawNode], InlineParser, Bytes) -> Void) {
+        var nodes = storage.nodes
+        storage.nodes = []
+        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
+        inline.sourceBytes = storage.source
+        inline.arena = storage.arena
+        storage.arena = []
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            body(&nodes, inline, source)
             parser.s = Bytes(start: nil, count: 0)
         }
         storage.arena = inline.arena
         inline.arena = []
         inline.sourceBytes = []
-        var a = Int32(t)
-        while a >= 0 {
-            nodes[Int(a)].end = UInt32(newCount)
-            a = nodes[Int(a)].parent
-        }
         storage.nodes = nodes
-        return trailingBlockChanged()
     }
 
     @exclusivity(unchecked) private var rowCellsScratch: [(Int, Int)] = []
