@@ -70,6 +70,13 @@ final class BlockParser {
     @exclusivity(unchecked) var tableAlignments: [[TableAlignment]] = []
     /// Normalized labels of footnote definitions (first one wins).
     @exclusivity(unchecked) var footnoteKeys: Set<[UInt8]> = []
+    /// Definitions and footnote labels added while a streaming snapshot
+    /// runs (`persistentFloor` > 0): `rollback` takes them out again.
+    @exclusivity(unchecked) var definitionsAddedInSnapshot: [[UInt8]] = []
+    @exclusivity(unchecked) var footnoteKeysAddedInSnapshot: [[UInt8]] = []
+    /// Changes with every change of `definitions` or `footnoteKeys` (never
+    /// repeats), so equal versions mean equal contents.
+    @exclusivity(unchecked) var definitionsVersion = 0
 
     init(options: ParseOptions) {
         self.options = options
@@ -798,6 +805,7 @@ extension BlockParser {
         c.repeatableLineLength = repeatableLineLength
         c.tableAlignments = tableAlignments
         c.footnoteKeys = footnoteKeys
+        c.definitionsVersion = definitionsVersion
         return c
     }
 }

@@ -13,15 +13,15 @@
 /// of an open block (`next`, when an open paragraph turns out to be only
 /// link reference definitions and is unlinked). Everything else only grows
 /// at the end (blocks, lines, line starts, table alignments) or is a value
-/// type saved whole (definitions, footnote labels: copy-on-write, so saving
-/// them is free until a definition actually arrives).
+/// logged as they are added (definitions, footnote labels: the few a
+/// snapshot adds are taken out again).
 struct BlockCheckpoint {
     var blockCount: Int
     var lineCount: Int
     var lineStartCount: Int
     var tableAlignmentCount: Int
-    var definitions: [[UInt8]: LinkDefinition]
-    var footnoteKeys: Set<[UInt8]>
+    var definitionCount: Int
+    var footnoteKeyCount: Int
     // The blocks that may change (with their state at the checkpoint) and
     // the open chain are kept in the parser's `checkpointSaved` and
     // `checkpointChain`, whose storage is reused: one checkpoint at a time.
@@ -83,7 +83,7 @@ extension BlockParser {
         }
         return BlockCheckpoint(
             blockCount: blocks.count, lineCount: lines.count, lineStartCount: lineStarts.count,
-            tableAlignmentCount: tableAlignments.count, definitions: definitions, footnoteKeys: footnoteKeys,
+            tableAlignmentCount: tableAlignments.count, definitionCount: definitions.count, footnoteKeyCount: footnoteKeys.count,
             tip: tip, lineNumber: lineNumber, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
             column: column, firstNonspace: firstNonspace, firstNonspaceColumn: firstNonspaceColumn,
             indent: indent, blank: blank, partiallyConsumedTab: partiallyConsumedTab,
@@ -101,8 +101,16 @@ extension BlockParser {
         if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }
         if lineStarts.count > c.lineStartCount { lineStarts.removeSubrange(c.lineStartCount...) }
         if tableAlignments.count > c.tableAlignmentCount { tableAlignments.removeSubrange(c.tableAlignmentCount...) }
-        if definitions.count != c.definitions.count { definitions = c.definitions }
-        if footnoteKeys.count != c.footnoteKeys.count { footnoteKeys = c.footnoteKeys }
+        if !definitionsAddedInSnapshot.isEmpty {
+            for key in definitionsAddedInSnapshot { definitions[key] = nil }
+            definitionsAddedInSnapshot.removeAll()
+            definitionsVersion &+= 1
+        }
+        if !footnoteKeysAddedInSnapshot.isEmpty {
+            for key in footnoteKeysAddedInSnapshot { footnoteKeys.remove(key) }
+            footnoteKeysAddedInSnapshot.removeAll()
+            definitionsVersion &+= 1
+        }
         tip = c.tip
         lineNumber = c.lineNumber
         lineStart = c.lineStart

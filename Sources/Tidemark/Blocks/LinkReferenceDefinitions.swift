@@ -88,6 +88,8 @@ extension BlockParser {
             var t: [UInt8] = []
             if let (ts, te) = titleRange { CharacterReferences.appendUnescaped(c, ts, te, into: &t) }
             definitions[key] = LinkDefinition(destination: d, title: t)
+            definitionsVersion &+= 1
+            if persistentFloor > 0 { definitionsAddedInSnapshot.append(key) }
         }
         let e = lineEndAt!
         return e < end ? e + 1 : end

@@ -73,7 +73,11 @@ extension BlockParser {
         let def = addChild(container, .footnoteDefinition, start: start)
         blocks[Int(def)].infoStart = Int32(labelStart)
         blocks[Int(def)].infoEnd = Int32(labelEnd)
-        footnoteKeys.insert(LinkScan.normalizeLabel(s, labelStart, labelEnd))
+        let key = LinkScan.normalizeLabel(s, labelStart, labelEnd)
+        if footnoteKeys.insert(key).inserted {
+            definitionsVersion &+= 1
+            if persistentFloor > 0 { footnoteKeysAddedInSnapshot.append(key) }
+        }
         advanceOffset(contentStart - offset, columns: false)
         return def
     }

@@ -207,6 +207,7 @@ final class StreamEngine: @unchecked Sendable {
         e.lastFinal = lastFinal
         e.lastDefinitions = lastDefinitions
         e.lastFootnoteKeys = lastFootnoteKeys
+        e.lastDefinitionsVersion = lastDefinitionsVersion
         return e
     }
 
@@ -402,6 +403,16 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     private func appendExactly(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        if started && pending.isEmpty && Normalizer.incompleteSuffixLength(bytes) == 0 && Normalizer.isClean(bytes) {
+            // The common case: whole, clean bytes after the start — no copy
+            // but into the source.
+            reclaim()
+            if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
+            storage.source.append(contentsOf: bytes)
+            stableCount = storage.source.count
+            consumeCompleteLines()
+            return publish(finalInput: false)
+        }
         var input = pending
         input.append(contentsOf: bytes)
         pending.removeAll()
@@ -424,12 +435,18 @@ final class StreamEngine: @unchecked Sendable {
         storage.source.removeSubrange(stableCount...)
         storage.source.append(contentsOf: normalized)
         stableCount = storage.source.count
-        storage.source.withUnsafeBufferPointer { buffer in
-            parser.s = buffer
-            parser.consumeLines(final: false)
-            parser.s = Bytes(start: nil, count: 0)
-        }
+        consumeCompleteLines()
         return publish(finalInput: false)
+    }
+
+    /// The persistent parser takes the complete lines of the source.
+    private func consumeCompleteLines() {
+        let p = parser
+        storage.source.withUnsafeBufferPointer { buffer in
+            p.s = buffer
+            p.consumeLines(final: false)
+            p.s = Bytes(start: nil, count: 0)
+        }
     }
 
     func finish() -> StreamUpdate {
@@ -1000,6 +1017,8 @@ final class StreamEngine: @unchecked Sendable {
     /// The definitions and footnote labels the last full snapshot used.
     @exclusivity(unchecked) private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
     @exclusivity(unchecked) private(set) var lastFootnoteKeys: Set<[UInt8]> = []
+    /// The parser's `definitionsVersion` for them (-1: none yet).
+    @exclusivity(unchecked) private var lastDefinitionsVersion = -1
 
     /// The third fast path: a chunk without a line ending added to the
     /// trailing paragraph when that paragraph started on the current line
@@ -1319,7 +1338,7 @@ final class StreamEngine: @unchecked Sendable {
     private func emittingCells(_ body: (inout [RawNode], InlineParser, Bytes) -> Void) {
         var nodes = storage.nodes
         storage.nodes = []
-        let inline = inlineParser(lastDefinitions, lastFootnoteKeys)
+        let inline = inlineParserForLastSnapshot()
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
@@ -1499,7 +1518,16 @@ final class StreamEngine: @unchecked Sendable {
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
         if lastDiff.changed.count != 1 || lastDiff.changed[0] != id || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty {
-            lastDiff = StreamDiff(changed: [id], inserted: [], removed: [])
+            if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty {
+                // No update shows it any more: written again, no allocation.
+                let d = lastDiff
+                d.changed.removeAll(keepingCapacity: true)
+                d.changed.append(id)
+                if !d.inserted.isEmpty { d.inserted.removeAll(keepingCapacity: true) }
+                if !d.removed.isEmpty { d.removed.removeAll(keepingCapacity: true) }
+            } else {
+                lastDiff = StreamDiff(changed: [id], inserted: [], removed: [])
+            }
         }
         lastFinal = false
         return true
@@ -1612,7 +1640,7 @@ final class StreamEngine: @unchecked Sendable {
     /// and its first and last nodes. Every change this stream can see moves
     /// one of them (new bytes move the end; a newly resolved reference adds
     /// nodes), and it costs O(1), not O(block).
-    private func nodeHash(_ nodes: [RawNode], _ from: Int, _ to: Int, arena: [UInt8]) -> Int {
+    private static func nodeHash(_ nodes: [RawNode], _ from: Int, _ to: Int) -> Int {
         // (A fingerprint compared within this process only: a cheap mix.)
         @inline(__always) func mix(_ h: inout UInt64, _ x: UInt64) {
             h = (h ^ x) &* 0x9E37_79B9_7F4A_7C15
@@ -1620,13 +1648,14 @@ final class StreamEngine: @unchecked Sendable {
         }
         var h = UInt64(bitPattern: Int64(to - from))
         mix(&h, 0x5851_F42D_4C95_7F2D)
+        @inline(__always) func mixNode(_ h: inout UInt64, _ n: RawNode) {
+            mix(&h, UInt64(n.kind.rawValue) | UInt64(n.flags) << 16 | UInt64(n.small) << 32)
+            mix(&h, UInt64(n.start) | UInt64(n.end) << 32)
+            mix(&h, UInt64(UInt32(bitPattern: n.number)) | UInt64(n.a.length) << 32)
+        }
         if to > from {
-            for i in [from, to - 1] {
-                let n = nodes[i]
-                mix(&h, UInt64(n.kind.rawValue) | UInt64(n.flags) << 16 | UInt64(n.small) << 32)
-                mix(&h, UInt64(n.start) | UInt64(n.end) << 32)
-                mix(&h, UInt64(UInt32(bitPattern: n.number)) | UInt64(n.a.length) << 32)
-            }
+            mixNode(&h, nodes[from])
+            mixNode(&h, nodes[to - 1])
         }
         return Int(truncatingIfNeeded: h)
     }
@@ -1634,24 +1663,40 @@ final class StreamEngine: @unchecked Sendable {
     /// The engine's one inline parser (it is reused from leaf to leaf, as
     /// in a batch parse), set up for these definitions.
     @exclusivity(unchecked) private var cachedInline: InlineParser? = nil
-    private func inlineParser(_ definitions: [[UInt8]: LinkDefinition], _ footnotes: Set<[UInt8]>) -> InlineParser {
+    private func inlineParser(_ definitions: [[UInt8]: LinkDefinition], _ footnotes: Set<[UInt8]>, version: Int) -> InlineParser {
         let inline: InlineParser
         if let c = cachedInline {
             inline = c
-            inline.definitions = definitions
+            // (Equal versions: equal definitions — no reassignment.)
+            if cachedInlineVersion != version {
+                inline.definitions = definitions
+                inline.footnoteLabels = footnotes
+            }
         } else {
             inline = InlineParser(options: options, definitions: definitions)
+            inline.footnoteLabels = footnotes
             cachedInline = inline
         }
-        inline.footnoteLabels = footnotes
-        inline.content.removeAll(keepingCapacity: true)
-        inline.lineContentStart.removeAll(keepingCapacity: true)
-        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        cachedInlineVersion = version
+        if !inline.content.isEmpty { inline.content.removeAll(keepingCapacity: true) }
+        if !inline.lineContentStart.isEmpty { inline.lineContentStart.removeAll(keepingCapacity: true) }
+        if !inline.lineSourceStart.isEmpty { inline.lineSourceStart.removeAll(keepingCapacity: true) }
         return inline
+    }
+    @exclusivity(unchecked) private var cachedInlineVersion = -1
+
+    /// The inline parser set up with the parser's current definitions.
+    private func inlineParser(_ p: BlockParser) -> InlineParser {
+        inlineParser(p.definitions, p.footnoteKeys, version: p.definitionsVersion)
+    }
+
+    /// The inline parser set up with the definitions of the last snapshot.
+    private func inlineParserForLastSnapshot() -> InlineParser {
+        inlineParser(lastDefinitions, lastFootnoteKeys, version: lastDefinitionsVersion)
     }
 
     private func makeInline(_ p: BlockParser) -> InlineParser {
-        let inline = inlineParser(p.definitions, p.footnoteKeys)
+        let inline = inlineParser(p)
         inline.sourceBytes = storage.source
         inline.arena = storage.arena
         storage.arena = []
@@ -1671,7 +1716,7 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var footnoteSignature: [Int32] = []
 
     private func settle(_ source: Bytes) {
-        justSettled.removeAll(keepingCapacity: true)
+        if !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
         let p = parser
         // A new definition may resolve a reference in a settled block.
         var rebuildFrom = provisionalFrom
@@ -1686,16 +1731,21 @@ final class StreamEngine: @unchecked Sendable {
             definitionsSeen = p.definitions.count
             footnotesSeen = p.footnoteKeys.count
         }
-        // Closed top-level blocks not yet settled.
-        var candidates: [Int32] = []
+        // Closed top-level blocks not yet settled (most snapshots: none).
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+        guard rebuildFrom != nil || (b >= 0 && !p.blocks[Int(b)].isOpen) else { return }
+        var candidates = candidatesScratch
+        candidatesScratch = []
+        defer {
+            candidates.removeAll(keepingCapacity: true)
+            candidatesScratch = candidates
+        }
         while b >= 0 {
             if p.blocks[Int(b)].isOpen { break }
             candidates.append(b)
             b = p.blocks[Int(b)].next
         }
-        guard rebuildFrom != nil || !candidates.isEmpty else { return }
-        var blocksToEmit: [Int32] = []
+        var blocksToEmit = candidates
         var oldHashes: [Int] = []
         var oldMisses: [Set<[UInt8]>] = []
         if let r = rebuildFrom {
@@ -1703,6 +1753,7 @@ final class StreamEngine: @unchecked Sendable {
             oldHashes = Array(settledHashes[r...])
             oldMisses = Array(settledMisses[r...])
             blocksToEmit = Array(settledBlocks[r...])
+            blocksToEmit.append(contentsOf: candidates)
             settledNodeCount = settledNodeStarts[r]
             // Arena bytes of the re-emitted blocks are simply abandoned.
             settledBlocks.removeSubrange(r...)
@@ -1710,14 +1761,12 @@ final class StreamEngine: @unchecked Sendable {
             settledMisses.removeSubrange(r...)
             settledHashes.removeSubrange(r...)
         }
-        blocksToEmit.append(contentsOf: candidates)
         // The settled arrays grow below: the last layout (if no update
         // holds it) lets go of them so they are not copied.
         if isKnownUniquelyReferenced(&lastLayout) {
             lastLayout.settledIDs = []
             lastLayout.settledStarts = []
         }
-        let inline = makeInline(p)
         // Blocks settling now that the last update showed as they are final
         // keep its nodes (and arena bytes) instead of being emitted again.
         var adopted = 0
@@ -1725,22 +1774,28 @@ final class StreamEngine: @unchecked Sendable {
         var keepArena = settledArenaCount
         if rebuildFrom == nil && !publishedPending {
             for blk in candidates {
-                guard let (end, arenaEnd) = adoptable(blk, at: keepNodes, nodes: storage.nodes, source: source) else { break }
+                guard let (end, arenaEnd) = adoptable(blk, at: keepNodes, source: source) else { break }
                 keepNodes = end
                 keepArena = max(keepArena, arenaEnd)
                 adopted += 1
             }
         }
-        if inline.arena.count > keepArena { inline.arena.removeSubrange(keepArena...) }
-        defer {
-            storage.arena = inline.arena
-            inline.arena = []
-            inline.sourceBytes = []
-            settledArenaCount = storage.arena.count
+        // The inline parser (which holds the arena while it is out) only
+        // when a block is emitted.
+        #if DEBUG
+        let needInline = true
+        #else
+        let needInline = adopted < blocksToEmit.count
+        #endif
+        let inline: InlineParser? = needInline ? makeInline(p) : nil
+        if let inline {
+            if inline.arena.count > keepArena { inline.arena.removeSubrange(keepArena...) }
+        } else if storage.arena.count > keepArena {
+            storage.arena.removeSubrange(keepArena...)
         }
         var nodes = storage.nodes
         storage.nodes = []
-        nodes.removeSubrange(keepNodes...)
+        if nodes.count > keepNodes { nodes.removeSubrange(keepNodes...) }
         // Relink the end of the settled (and adopted) prefix.
         var lastTop = settledNodeStarts.last ?? -1
         do {
@@ -1763,9 +1818,10 @@ final class StreamEngine: @unchecked Sendable {
                 end = nodes[start].next >= 0 ? Int(nodes[start].next) : keepNodes
                 adoptAt = end
                 #if DEBUG
-                checkAdopted(blk, nodes: nodes, start: start, end: end, inline: inline)
+                checkAdopted(blk, nodes: nodes, start: start, end: end, inline: inline!)
                 #endif
             } else {
+                let inline = inline!
                 start = nodes.count
                 inline.missedLabels = []
                 inline.missedFootnotes = []
@@ -1777,7 +1833,7 @@ final class StreamEngine: @unchecked Sendable {
             settledBlocks.append(blk)
             settledNodeStarts.append(start)
             settledMisses.append(misses)
-            let h = nodeHash(nodes, start, end, arena: inline.arena)
+            let h = StreamEngine.nodeHash(nodes, start, end)
             settledHashes.append(h)
             if settledIDs.count < settledBlocks.count {
                 settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
@@ -1787,11 +1843,18 @@ final class StreamEngine: @unchecked Sendable {
             justSettled.append((settledIDs[settledBlocks.count - 1], h, k < oldHashes.count ? oldHashes[k] : nil, forced))
         }
         p.s = Bytes(start: nil, count: 0)
-        inline.missedLabels = nil
-        inline.missedFootnotes = nil
+        if let inline {
+            inline.missedLabels = nil
+            inline.missedFootnotes = nil
+            storage.arena = inline.arena
+            inline.arena = []
+            inline.sourceBytes = []
+        }
+        settledArenaCount = storage.arena.count
         settledNodeCount = nodes.count
         storage.nodes = nodes
     }
+    @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
 
     /// Whether closed top-level block `b` is the block the last update
     /// showed at node `at`, as it is now final, and if so where its nodes
@@ -1805,7 +1868,8 @@ final class StreamEngine: @unchecked Sendable {
     /// a `|` up to the next block is emitted again. So is a block with a
     /// `[`: its missed labels must be known, in case a later definition
     /// resolves them.
-    private func adoptable(_ b: Int32, at: Int, nodes: [RawNode], source: Bytes) -> (end: Int, arenaEnd: Int)? {
+    private func adoptable(_ b: Int32, at: Int, source: Bytes) -> (end: Int, arenaEnd: Int)? {
+        let nodes = storage.nodes
         guard at < nodes.count else { return nil }
         let blk = parser.blocks[Int(b)]
         let n = nodes[at]
@@ -1888,10 +1952,9 @@ final class StreamEngine: @unchecked Sendable {
         afterTableRowLineFeed = false
         wordCheckedEnd = -1
         reclaim()
-        let previousTail = tailBlocks
 
         // The snapshot's source: the stable bytes plus the pending tail.
-        storage.source.removeSubrange(stableCount...)
+        if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
         if !pending.isEmpty {
             storage.source.append(contentsOf: Normalizer.normalize(pending, dropBOM: !started || finalInput && stableCount == 0))
         }
@@ -1912,14 +1975,10 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes = []
         var arena = storage.arena
         storage.arena = []
-        var lineStarts = storage.lineStarts
-        storage.lineStarts = []
-        // Node indices of the tail's top-level blocks; for settled blocks
-        // re-emitted with a tail-only definition, their indices and hashes.
+        // Node indices of the tail's top-level blocks.
         var tailTops = tailTopsScratch
         tailTopsScratch = []
-        var provisionalStarts: [Int] = []
-        var provisionalHashes: [Int] = []
+        // Settled blocks re-emitted with a definition only the tail has.
         var provisional: Int? = nil
         var dirtyFrom = 0
         var definitionsMoved = false
@@ -1934,23 +1993,19 @@ final class StreamEngine: @unchecked Sendable {
 
             // Definitions only the tail has can resolve references in settled
             // blocks: re-emit those (provisionally) for this snapshot.
-            let definitionsAdded = p.definitions.count != cp.definitions.count || p.footnoteKeys.count != cp.footnoteKeys.count
-            if definitionsAdded {
-                for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
-                    if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
-                        provisional = k
-                        break
-                    }
-                }
-            }
-            let inline = inlineParser(p.definitions, p.footnoteKeys)
-            inline.sourceBytes = storage.source
+            let definitionsAdded = p.definitions.count != cp.definitionCount || p.footnoteKeys.count != cp.footnoteKeyCount
+            if definitionsAdded { provisional = firstSettledBlockResolved(by: p) }
             // A definition that appeared, changed or went away since the last
-            // snapshot may change any block's links (checked by identity of
-            // storage first, so this is free when nothing changed).
-            definitionsMoved = p.definitions != lastDefinitions || p.footnoteKeys != lastFootnoteKeys
-            lastDefinitions = p.definitions
-            lastFootnoteKeys = p.footnoteKeys
+            // snapshot may change any block's links (equal versions: nothing
+            // to compare).
+            if p.definitionsVersion != lastDefinitionsVersion {
+                definitionsMoved = p.definitions != lastDefinitions || p.footnoteKeys != lastFootnoteKeys
+                lastDefinitions = p.definitions
+                lastFootnoteKeys = p.footnoteKeys
+                lastDefinitionsVersion = p.definitionsVersion
+            }
+            let inline = inlineParser(p)
+            inline.sourceBytes = storage.source
             let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
             // (A definition that arrived with complete lines is in the
             // checkpoint already: `definitionsMoved` sees it, and the closed
@@ -1968,14 +2023,15 @@ final class StreamEngine: @unchecked Sendable {
             let lastSettledTop = provisional.map { $0 > 0 ? settledNodeStarts[$0 - 1] : -1 } ?? (settledNodeStarts.last ?? -1)
             nodes[0].lastChild = Int32(lastSettledTop)
             if nodes[0].lastChild < 0 { nodes[0].firstChild = -1 } else { nodes[Int(nodes[0].lastChild)].next = -1 }
-            inline.arena = arena
-            arena = []
+            swap(&inline.arena, &arena)
             if let r = provisional {
+                provisionalStarts.removeAll()
+                provisionalHashes.removeAll()
                 for k in r..<settledBlocks.count {
                     let start = nodes.count
                     p.emitBlocks(from: settledBlocks[k], parent: 0, siblings: false, into: &nodes, inline: inline)
                     provisionalStarts.append(start)
-                    provisionalHashes.append(nodeHash(nodes, start, nodes.count, arena: inline.arena))
+                    provisionalHashes.append(StreamEngine.nodeHash(nodes, start, nodes.count))
                 }
                 cursor = nodes.count
                 arenaCursor = inline.arena.count
@@ -1989,64 +2045,17 @@ final class StreamEngine: @unchecked Sendable {
                                    tops: &tailTops, newLog: &newLog)
             swap(&tailLog, &newLog)
             tailLogScratch = newLog
-            // The trailing leaf: last children down through the blocks (a
-            // table is a leaf here; its rows and cells are its own).
-            var q: Int32 = 0
-            while nodes[Int(q)].kind != .table {
-                let c = nodes[Int(q)].lastChild
-                guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
-                q = c
-            }
-            let leafKind = nodes[Int(q)].kind
-            let leafIsTail = Int(q) >= settledNodeCount
-            if trailingParagraphNode == -1 {
-                trailingParagraphNode = (leafKind == .paragraph || leafKind == .heading) && leafIsTail ? Int(q) : 0
-            }
-            if trailingTableNode == -1 {
-                trailingTableNode = 0
-                if leafKind == .table && leafIsTail {
-                    // The row before the last one (the header at least): the
-                    // node before the last row ends its subtree, so it is
-                    // found by going up from there, not along the rows.
-                    let last = nodes[Int(q)].lastChild
-                    var r = last - 1
-                    while r > q && nodes[Int(r)].parent != q { r = nodes[Int(r)].parent }
-                    if r > q && nodes[Int(r)].next == last && last > r {
-                        trailingTableNode = Int(q)
-                        trailingPreviousRow = r
-                    }
-                }
-            }
+            findTrailingLeaf(nodes)
             tailLogValid = provisional == nil && !definitionsAdded
-            arena = inline.arena
-            inline.arena = []
+            swap(&inline.arena, &arena)
             inline.sourceBytes = []
 
             // Line starts: the parser's, including the partial line's.
-            if lineStarts.count > syncedLineStarts { lineStarts.removeSubrange(syncedLineStarts...) }
-            if lineStarts.count < p.lineStarts.count { lineStarts.append(contentsOf: p.lineStarts[lineStarts.count...]) }
-            syncedLineStarts = cp.lineStartCount
+            syncLineStarts(p, settled: cp.lineStartCount)
 
             p.rollback(to: cp)
             p.s = Bytes(start: nil, count: 0)
-
-            // A partial line of spaces and tabs (or none) after a line feed,
-            // with no open block that keeps blank lines (code, HTML, math):
-            // more spaces and tabs only move the root's end.
-            var blank = !finalInput && pending.isEmpty && cp.position > 0 && cp.position <= source.count
-                && source[cp.position - 1] == 0x0A
-            if blank { for b in source[cp.position...] where !isSpaceOrTab(b) { blank = false; break } }
-            if blank {
-                // (An open container without children — `-`, `[^1]:` — takes
-                // the blank line into its range.)
-                let tip = p.blocks[Int(p.tip)]
-                switch tip.kind {
-                case .codeBlock, .htmlBlock, .mathBlock: blank = false
-                case .document, .paragraph, .heading, .table: break
-                default: if tip.lastChild < 0 { blank = false }
-                }
-            }
-            blankPartialLine = blank
+            blankPartialLine = !finalInput && pending.isEmpty && isBlankPartialLine(p, source, from: cp.position)
         }
         #if DEBUG
         precondition(p.blocks == blocksBefore, "streaming checkpoint rollback changed the block tree")
@@ -2056,60 +2065,258 @@ final class StreamEngine: @unchecked Sendable {
         // The arrays go back into the (uniquely held) storage object.
         storage.nodes = nodes
         storage.arena = arena
-        storage.lineStarts = lineStarts
         nodes = []
         arena = []
-        lineStarts = []
-        var snapshot = storage
         // Footnote numbers depend on the whole document: a reference or a
         // definition anywhere can renumber a settled block's references.
         // When the numbering changes, every block with a footnote is
         // reported changed (renumbering is O(document) already).
         var renumbered: [Int] = []
         if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
-            snapshot = p.renumberFootnotes(snapshot)
-            // (Numbers anywhere in the document may change.)
-            lowerSpareNodeFloor(1)
-            var signature: [Int32] = []
-            var holders: [Int] = []
-            let tops = (provisional == nil ? settledNodeStarts : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
-            var k = 0
-            for i in snapshot.nodes.indices {
-                let n = snapshot.nodes[i]
-                guard n.kind == .footnoteReference || n.kind == .footnoteDefinition else { continue }
-                signature.append(n.number)
-                signature.append(n.number2)
-                while k + 1 < tops.count && tops[k + 1] <= i { k += 1 }
-                if holders.last != k { holders.append(k) }
-            }
-            if signature != footnoteSignature { renumbered = holders }
-            footnoteSignature = signature
-        } else {
+            renumbered = renumberFootnotes(provisional: provisional, tailTops: tailTops)
+        } else if !footnoteSignature.isEmpty {
             footnoteSignature = []
         }
+        publishDiff(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
+                    previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
+        tailTops.removeAll(keepingCapacity: true)
+        tailTopsScratch = tailTops
+        lastFinal = finalInput
+        // After a line feed in a top-level fenced code block (a blank line,
+        // a line that took the exact way), the next line's first bytes may
+        // take the new-code-line path, as after `appendCodeLineFeed`.
+        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode() != nil
+        return lastUpdate
+    }
 
-        // Ids and the diff: only blocks this append touched are looked at.
+    /// Settled blocks re-emitted with a definition from the unsettled tail
+    /// (`provisionalFrom`): their node indices and fingerprints.
+    @exclusivity(unchecked) private var provisionalStarts: [Int] = []
+    @exclusivity(unchecked) private var provisionalHashes: [Int] = []
+
+    /// The first settled block that missed a label the parser defines now.
+    private func firstSettledBlockResolved(by p: BlockParser) -> Int? {
+        for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
+            if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) { return k }
+        }
+        return nil
+    }
+
+    /// The trailing leaf of a snapshot's nodes (last children down through
+    /// the blocks; a table is a leaf here, its rows and cells its own) for
+    /// the fast paths that `recordTrailingParagraph` and
+    /// `recordTrailingRow` prepared.
+    private func findTrailingLeaf(_ nodes: [RawNode]) {
+        guard trailingParagraphNode == -1 || trailingTableNode == -1 else { return }
+        var q: Int32 = 0
+        while nodes[Int(q)].kind != .table {
+            let c = nodes[Int(q)].lastChild
+            guard c >= 0, nodes[Int(c)].kind.isBlock else { break }
+            q = c
+        }
+        let leafKind = nodes[Int(q)].kind
+        let leafIsTail = Int(q) >= settledNodeCount
+        if trailingParagraphNode == -1 {
+            trailingParagraphNode = (leafKind == .paragraph || leafKind == .heading) && leafIsTail ? Int(q) : 0
+        }
+        if trailingTableNode == -1 {
+            trailingTableNode = 0
+            if leafKind == .table && leafIsTail {
+                // The row before the last one (the header at least): the
+                // node before the last row ends its subtree, so it is
+                // found by going up from there, not along the rows.
+                let last = nodes[Int(q)].lastChild
+                var r = last - 1
+                while r > q && nodes[Int(r)].parent != q { r = nodes[Int(r)].parent }
+                if r > q && nodes[Int(r)].next == last && last > r {
+                    trailingTableNode = Int(q)
+                    trailingPreviousRow = r
+                }
+            }
+        }
+    }
+
+    /// The storage's line starts become the parser's, the partial line's
+    /// included; the first `settled` of them are the persistent parser's.
+    private func syncLineStarts(_ p: BlockParser, settled: Int) {
+        let have = storage.lineStarts.count
+        if have > syncedLineStarts || have < p.lineStarts.count {
+            if have > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
+            let count = storage.lineStarts.count
+            if count < p.lineStarts.count { storage.lineStarts.append(contentsOf: p.lineStarts[count...]) }
+        }
+        syncedLineStarts = settled
+    }
+
+    /// A partial line of spaces and tabs (or none) after a line feed, with
+    /// no open block that keeps blank lines (code, HTML, math): more spaces
+    /// and tabs only move the root's end. (Called after the rollback.)
+    private func isBlankPartialLine(_ p: BlockParser, _ source: Bytes, from start: Int) -> Bool {
+        guard start > 0 && start <= source.count && source[start - 1] == 0x0A else { return false }
+        for i in start..<source.count where !isSpaceOrTab(source[i]) { return false }
+        // (An open container without children — `-`, `[^1]:` — takes the
+        // blank line into its range.)
+        let tip = p.blocks[Int(p.tip)]
+        switch tip.kind {
+        case .codeBlock, .htmlBlock, .mathBlock: return false
+        case .document, .paragraph, .heading, .table: return true
+        default: return tip.lastChild >= 0
+        }
+    }
+
+    /// Renumbers the footnotes of the storage; returns the top-level blocks
+    /// (indices in the layout) holding a footnote when a number moved.
+    private func renumberFootnotes(provisional: Int?, tailTops: [Int]) -> [Int] {
+        storage = parser.renumberFootnotes(storage)
+        let snapshot = storage
+        // (Numbers anywhere in the document may change.)
+        lowerSpareNodeFloor(1)
+        var signature: [Int32] = []
+        var holders: [Int] = []
+        let tops = (provisional == nil ? settledNodeStarts : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
+        var k = 0
+        for i in snapshot.nodes.indices {
+            let n = snapshot.nodes[i]
+            guard n.kind == .footnoteReference || n.kind == .footnoteDefinition else { continue }
+            signature.append(n.number)
+            signature.append(n.number2)
+            while k + 1 < tops.count && tops[k + 1] <= i { k += 1 }
+            if holders.last != k { holders.append(k) }
+        }
+        defer { footnoteSignature = signature }
+        return signature != footnoteSignature ? holders : []
+    }
+
+    /// Ids and the diff of a snapshot: only blocks this append touched are
+    /// looked at. A block is reported changed when its fingerprint moved,
+    /// and also — erring on the side of a redraw — when a definition it
+    /// missed arrived or went away, or when it shows bytes that were
+    /// pending before.
+    private func publishDiff(provisional: Int?, renumbered: [Int], tailTops: [Int], dirtyFrom: Int,
+                             previousHadPending: Bool, definitionsMoved: Bool) {
         let settledCount = settledIDs.count
+        // (Each scratch array is taken out before it is cleared: a second
+        // reference would make clearing it allocate.)
         var tailIDs = tailIDsScratch
         var tailStarts = tailStartsScratch
         var newTail = tailBlocksScratch
-        tailIDs.removeAll(keepingCapacity: true)
-        tailStarts.removeAll(keepingCapacity: true)
-        newTail.removeAll(keepingCapacity: true)
-        // (Few ids each time: linear searches, no hashing.) A block is
-        // reported changed when its fingerprint moved, and also — erring on
-        // the side of a redraw — when a definition it missed arrived or
-        // went away, or when it shows bytes that were pending before.
+        var changed = changedScratch
+        var inserted = insertedScratch
+        tailIDsScratch = []
+        tailStartsScratch = []
+        tailBlocksScratch = []
+        changedScratch = []
+        insertedScratch = []
+        if !tailIDs.isEmpty { tailIDs.removeAll(keepingCapacity: true) }
+        if !tailStarts.isEmpty { tailStarts.removeAll(keepingCapacity: true) }
+        if !newTail.isEmpty { newTail.removeAll(keepingCapacity: true) }
+        if !changed.isEmpty { changed.removeAll(keepingCapacity: true) }
+        if !inserted.isEmpty { inserted.removeAll(keepingCapacity: true) }
+        var removed: [BlockID] = []
+        let nodes = storage.nodes
+        if !justSettled.isEmpty || provisional != nil || !provisionalShown.isEmpty {
+            diffSettled(provisional: provisional, previousHadPending: previousHadPending, definitionsMoved: definitionsMoved,
+                        changed: &changed, inserted: &inserted)
+        }
+        for k in renumbered where k < settledCount && !changed.contains(settledIDs[k]) && !inserted.contains(settledIDs[k]) {
+            changed.append(settledIDs[k])
+        }
+        for k in tailTops.indices {
+            let from = tailTops[k]
+            let to = k + 1 < tailTops.count ? tailTops[k + 1] : nodes.count
+            let start = Int(nodes[from].start)
+            let h = StreamEngine.nodeHash(nodes, from, to)
+            var old = -1
+            for (j, t) in tailBlocks.enumerated() where t.start == start && !justSettledContains(t.id) {
+                old = j
+                break
+            }
+            let id: BlockID
+            if old >= 0 {
+                id = tailBlocks[old].id
+                if tailBlocks[old].hash != h || to > dirtyFrom || previousHadPending || definitionsMoved
+                    || (!renumbered.isEmpty && renumbered.contains(settledCount + k)) {
+                    changed.append(id)
+                }
+            } else {
+                id = BlockID(rawValue: nextID)
+                nextID += 1
+                inserted.append(id)
+            }
+            tailIDs.append(id)
+            tailStarts.append(from)
+            newTail.append((start, id, h))
+        }
+        for t in tailBlocks where !tailIDs.contains(t.id) && !justSettledContains(t.id) { removed.append(t.id) }
+        swap(&tailBlocks, &newTail)
+        tailBlocksScratch = newTail
+
+        // The diff and the layout objects are shared with the last update
+        // when nothing in them changed (the common case: the trailing block
+        // changed again), so a snapshot allocates neither.
+        // When no update shows them any more, they are written again in
+        // place (the arrays swapped in; the old ones become the scratch).
+        if changed != lastDiff.changed || inserted != lastDiff.inserted || removed != lastDiff.removed {
+            if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty {
+                let d = lastDiff
+                swap(&d.changed, &changed)
+                swap(&d.inserted, &inserted)
+                d.removed = removed
+                changedScratch = changed
+                insertedScratch = inserted
+            } else {
+                lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
+            }
+        } else {
+            changedScratch = changed
+            insertedScratch = inserted
+        }
+        let settledSame = justSettled.isEmpty && provisional == nil && !lastLayoutProvisional
+            && lastLayout.settledIDs.count == settledIDs.count
+        let tailSame = tailIDs == lastLayout.tailIDs && tailStarts == lastLayout.tailStarts
+        if settledSame && tailSame {
+            tailIDsScratch = tailIDs
+            tailStartsScratch = tailStarts
+        } else if isKnownUniquelyReferenced(&lastLayout) && lastLayout !== StreamLayout.empty {
+            let l = lastLayout
+            if !settledSame {
+                if let r = provisional {
+                    l.settledIDs = settledIDs
+                    l.settledStarts = Array(settledNodeStarts[..<r]) + provisionalStarts
+                } else {
+                    l.settledIDs = settledIDs
+                    l.settledStarts = settledNodeStarts
+                }
+            }
+            swap(&l.tailIDs, &tailIDs)
+            swap(&l.tailStarts, &tailStarts)
+            tailIDsScratch = tailIDs
+            tailStartsScratch = tailStarts
+        } else if !settledSame {
+            let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
+            lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
+        } else {
+            lastLayout = StreamLayout(settledIDs: lastLayout.settledIDs, settledStarts: lastLayout.settledStarts,
+                                      tailIDs: tailIDs, tailStarts: tailStarts)
+        }
+        lastLayoutProvisional = provisional != nil
+    }
+
+    private func justSettledContains(_ id: BlockID) -> Bool {
+        for e in justSettled where e.id == id { return true }
+        return false
+    }
+
+    /// The diff of the settled blocks this snapshot settled or re-emitted.
+    private func diffSettled(provisional: Int?, previousHadPending: Bool, definitionsMoved: Bool,
+                             changed: inout [BlockID], inserted: inout [BlockID]) {
+        let settledCount = settledIDs.count
         func justSettledIndex(_ id: BlockID) -> Int? { justSettled.firstIndex { $0.id == id } }
-        func justSettledContains(_ id: BlockID) -> Bool { justSettledIndex(id) != nil }
         let firstJustSettled = settledCount - justSettled.count
-        var changed = changedScratch, inserted = insertedScratch
-        changed.removeAll(keepingCapacity: true)
-        inserted.removeAll(keepingCapacity: true)
         var newlyInserted: [BlockID] = []
         for (j, entry) in justSettled.enumerated() {
             let id = entry.id
-            let previous = previousTail.first { $0.id == id }?.hash
+            let previous = tailBlocks.first { $0.id == id }?.hash
             guard let old = previous ?? provisionalShown[id] ?? entry.oldHash else {
                 inserted.append(id)
                 newlyInserted.append(id)
@@ -2134,74 +2341,16 @@ final class StreamEngine: @unchecked Sendable {
                 var forced = false
                 if let j = justSettledIndex(id) {
                     let e = justSettled[j]
-                    before = provisionalShown[id] ?? previousTail.first { $0.id == id }?.hash ?? e.oldHash ?? before
+                    before = provisionalShown[id] ?? tailBlocks.first { $0.id == id }?.hash ?? e.oldHash ?? before
                     forced = e.forced || previousHadPending
                 }
                 if before != h || forced || !settledMisses[k].isEmpty { changed.append(id) }
             }
         }
-        for (id, _) in provisionalShown where shownNow[id] == nil && !justSettledContains(id) {
+        for (id, _) in provisionalShown where shownNow[id] == nil && justSettledIndex(id) == nil {
             // It showed a definition from the tail that it no longer has.
             if settledIDs.contains(id) { changed.append(id) }
         }
         provisionalShown = shownNow
-        for k in renumbered where k < settledCount && !changed.contains(settledIDs[k]) && !inserted.contains(settledIDs[k]) {
-            changed.append(settledIDs[k])
-        }
-        for k in tailTops.indices {
-            let from = tailTops[k]
-            let to = k + 1 < tailTops.count ? tailTops[k + 1] : snapshot.nodes.count
-            let start = Int(snapshot.nodes[from].start)
-            let h = nodeHash(snapshot.nodes, from, to, arena: snapshot.arena)
-            let id: BlockID
-            if let old = previousTail.first(where: { $0.start == start && !justSettledContains($0.id) }) {
-                id = old.id
-                if old.hash != h || to > dirtyFrom || previousHadPending || definitionsMoved
-                    || (!renumbered.isEmpty && renumbered.contains(settledCount + k)) {
-                    changed.append(id)
-                }
-            } else {
-                id = BlockID(rawValue: nextID)
-                nextID += 1
-                inserted.append(id)
-            }
-            tailIDs.append(id)
-            tailStarts.append(from)
-            newTail.append((start, id, h))
-        }
-        var removed: [BlockID] = []
-        for t in previousTail where !tailIDs.contains(t.id) && !justSettledContains(t.id) { removed.append(t.id) }
-        tailBlocksScratch = tailBlocks
-        tailBlocks = newTail
-
-        storage = snapshot
-        // The diff and the layout objects are shared with the last update
-        // when nothing in them changed (the common case: the trailing block
-        // changed again), so a snapshot allocates neither.
-        if changed != lastDiff.changed || inserted != lastDiff.inserted || removed != lastDiff.removed {
-            lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
-        }
-        changedScratch = changed
-        insertedScratch = inserted
-        let settledSame = justSettled.isEmpty && provisional == nil && !lastLayoutProvisional
-            && lastLayout.settledIDs.count == settledIDs.count
-        if !settledSame {
-            let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
-            lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
-        } else if tailIDs != lastLayout.tailIDs || tailStarts != lastLayout.tailStarts {
-            lastLayout = StreamLayout(settledIDs: lastLayout.settledIDs, settledStarts: lastLayout.settledStarts,
-                                      tailIDs: tailIDs, tailStarts: tailStarts)
-        }
-        lastLayoutProvisional = provisional != nil
-        tailIDsScratch = tailIDs
-        tailStartsScratch = tailStarts
-        tailTopsScratch = tailTops
-        lastFinal = finalInput
-        // After a line feed in a top-level fenced code block (a blank line,
-        // a line that took the exact way), the next line's first bytes may
-        // take the new-code-line path, as after `appendCodeLineFeed`.
-        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode() != nil
-        return lastUpdate
     }
 }
-

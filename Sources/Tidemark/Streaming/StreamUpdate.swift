@@ -128,12 +128,13 @@ public struct ChangedBlocks: RandomAccessCollection, Sendable {
 /// The top-level blocks of an update: ids and document-order node indices.
 /// (The engine empties the settled arrays of its last layout, when no
 /// update holds it any more, before it appends to its own: so they are not
-/// copied. Nothing else mutates a layout.)
+/// copied; and it writes a layout again only while it holds the sole
+/// reference. Nothing else mutates a layout.)
 final class StreamLayout: @unchecked Sendable {
-    var settledIDs: [BlockID]
-    var settledStarts: [Int]
-    let tailIDs: [BlockID]
-    let tailStarts: [Int]
+    @exclusivity(unchecked) var settledIDs: [BlockID]
+    @exclusivity(unchecked) var settledStarts: [Int]
+    @exclusivity(unchecked) var tailIDs: [BlockID]
+    @exclusivity(unchecked) var tailStarts: [Int]
 
     init(settledIDs: [BlockID], settledStarts: [Int], tailIDs: [BlockID], tailStarts: [Int]) {
         self.settledIDs = settledIDs
@@ -145,11 +146,13 @@ final class StreamLayout: @unchecked Sendable {
     static let empty = StreamLayout(settledIDs: [], settledStarts: [], tailIDs: [], tailStarts: [])
 }
 
-/// What an update changed (see `StreamUpdate`).
-final class StreamDiff: Sendable {
-    let changed: [BlockID]
-    let inserted: [BlockID]
-    let removed: [BlockID]
+/// What an update changed (see `StreamUpdate`). The engine writes one
+/// again only while it holds the sole reference (no update shows it any
+/// more); nothing else mutates it.
+final class StreamDiff: @unchecked Sendable {
+    @exclusivity(unchecked) var changed: [BlockID]
+    @exclusivity(unchecked) var inserted: [BlockID]
+    @exclusivity(unchecked) var removed: [BlockID]
 
     init(changed: [BlockID], inserted: [BlockID], removed: [BlockID]) {
         self.changed = changed
