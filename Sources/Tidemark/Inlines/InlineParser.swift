@@ -507,8 +507,19 @@ final class InlineParser {
         var e = pos
         while e < n && c[e] == UInt8(ascii: "`") { e += 1 }
         let length = e - pos
-        if !backtickRunsScanned { scanBacktickRuns(from: pos) }
-        guard let close = nextBacktickRun(length: length, after: e) else {
+        let close: Int?
+        if backtickRunsScanned {
+            close = nextBacktickRun(length: length, after: e)
+        } else {
+            // The common case, a run with its closer ahead: found by a scan
+            // that stops there (spans do not overlap, so these scans read
+            // the content once). The first run without a closer switches
+            // to an index of every run, which keeps unmatched runs
+            // (cmark's pathological "backtick runs") linear.
+            close = nextBacktickRunScanning(length: length, after: e)
+            if close == nil { scanBacktickRuns(from: e) }
+        }
+        guard let close else {
             blocked = true  // a closing run may still arrive
             appendText(pos, e)
             return e
@@ -554,6 +565,24 @@ final class InlineParser {
                 i += 1
             }
         }
+    }
+
+    /// The first backtick run of exactly `length` at or after `pos`, by a
+    /// forward scan.
+    @inline(__always)
+    func nextBacktickRunScanning(length: Int, after pos: Int) -> Int? {
+        var i = pos
+        while i < n {
+            if c[i] == UInt8(ascii: "`") {
+                var e = i + 1
+                while e < n && c[e] == UInt8(ascii: "`") { e += 1 }
+                if e - i == length { return i }
+                i = e
+            } else {
+                i += 1
+            }
+        }
+        return nil
     }
 
     /// The start of the first backtick run of exactly `length` at or after `pos`.

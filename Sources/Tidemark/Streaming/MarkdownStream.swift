@@ -141,13 +141,23 @@ final class StreamEngine: @unchecked Sendable {
     // would keep the storage from being reused).
     @exclusivity(unchecked) private var lastLayout = StreamLayout.empty
     @exclusivity(unchecked) private var lastDiff = StreamDiff.empty
+    /// What the last update's diff is: 0 `lastDiff`; 1 only `lastSingleID`
+    /// changed; 2 nothing changed.
+    @exclusivity(unchecked) private var lastDiffMode: UInt8 = 0
+    @exclusivity(unchecked) private var lastSingleID = BlockID(rawValue: 0)
     @exclusivity(unchecked) private var lastFinal = false
     var lastTailIDs: [BlockID] { lastLayout.tailIDs }
 
     var lastUpdate: StreamUpdate {
-        StreamUpdate(document: Document(storage: storage, options: options), layout: lastLayout, diff: lastDiff,
-                     settledCount: lastFinal ? lastLayout.settledIDs.count + lastLayout.tailIDs.count : lastLayout.settledIDs.count,
-                     isFinal: lastFinal)
+        let st = storage
+        // (The storage carries the layout and diff it is shown with; it is
+        // ours alone whenever they change, see `reclaim`.)
+        if st.streamLayout !== lastLayout { st.streamLayout = lastLayout }
+        if lastDiffMode == 0 && st.streamDiff !== lastDiff { st.streamDiff = lastDiff }
+        let layout = lastLayout
+        return StreamUpdate(storage: st, options: options, diffMode: lastDiffMode, single: lastSingleID,
+                            settledCount: lastFinal ? layout.settledIDs.count + layout.tailIDs.count : layout.settledIDs.count,
+                            isFinal: lastFinal)
     }
 
     init(options: ParseOptions) {
@@ -204,6 +214,8 @@ final class StreamEngine: @unchecked Sendable {
         e.lastLayout = lastLayout
         e.lastLayoutProvisional = lastLayoutProvisional
         e.lastDiff = lastDiff
+        e.lastDiffMode = lastDiffMode
+        e.lastSingleID = lastSingleID
         e.lastFinal = lastFinal
         e.lastDefinitions = lastDefinitions
         e.lastFootnoteKeys = lastFootnoteKeys
@@ -346,7 +358,7 @@ final class StreamEngine: @unchecked Sendable {
         if lastTailIDs.isEmpty {
             // Every block is settled: nothing but the root changed.
             wordCheckedEnd = -1
-            if !lastDiff.changed.isEmpty || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty { lastDiff = .empty }
+            lastDiffMode = 2
             lastFinal = false
         } else {
             _ = trailingBlockChanged()
@@ -1517,18 +1529,8 @@ final class StreamEngine: @unchecked Sendable {
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
-        if lastDiff.changed.count != 1 || lastDiff.changed[0] != id || !lastDiff.inserted.isEmpty || !lastDiff.removed.isEmpty {
-            if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty {
-                // No update shows it any more: written again, no allocation.
-                let d = lastDiff
-                d.changed.removeAll(keepingCapacity: true)
-                d.changed.append(id)
-                if !d.inserted.isEmpty { d.inserted.removeAll(keepingCapacity: true) }
-                if !d.removed.isEmpty { d.removed.removeAll(keepingCapacity: true) }
-            } else {
-                lastDiff = StreamDiff(changed: [id], inserted: [], removed: [])
-            }
-        }
+        lastDiffMode = 1
+        lastSingleID = id
         lastFinal = false
         return true
     }
@@ -1782,10 +1784,10 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The inline parser (which holds the arena while it is out) only
         // when a block is emitted.
+        var needInline = adopted < blocksToEmit.count
         #if DEBUG
-        let needInline = true
-        #else
-        let needInline = adopted < blocksToEmit.count
+        // (Debug builds check each adopted block against a fresh emission.)
+        needInline = needInline || adopted > 0
         #endif
         let inline: InlineParser? = needInline ? makeInline(p) : nil
         if let inline {
@@ -1952,6 +1954,11 @@ final class StreamEngine: @unchecked Sendable {
         afterTableRowLineFeed = false
         wordCheckedEnd = -1
         reclaim()
+        // (The storage lets go of the layout and diff it was shown with, so
+        // that they can be written again in place when no update holds them;
+        // `lastUpdate` gives it the new ones.)
+        storage.streamLayout = nil
+        storage.streamDiff = nil
 
         // The snapshot's source: the stable bytes plus the pending tail.
         if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
@@ -2254,9 +2261,16 @@ final class StreamEngine: @unchecked Sendable {
         // The diff and the layout objects are shared with the last update
         // when nothing in them changed (the common case: the trailing block
         // changed again), so a snapshot allocates neither.
-        // When no update shows them any more, they are written again in
-        // place (the arrays swapped in; the old ones become the scratch).
-        if changed != lastDiff.changed || inserted != lastDiff.inserted || removed != lastDiff.removed {
+        // The common diffs need no object; otherwise, when no update shows
+        // the last one any more, it is written again in place (the arrays
+        // swapped in; the old ones become the scratch).
+        if inserted.isEmpty && removed.isEmpty && changed.count <= 1 {
+            lastDiffMode = changed.isEmpty ? 2 : 1
+            if let id = changed.first { lastSingleID = id }
+            changedScratch = changed
+            insertedScratch = inserted
+        } else if changed != lastDiff.changed || inserted != lastDiff.inserted || removed != lastDiff.removed {
+            lastDiffMode = 0
             if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty {
                 let d = lastDiff
                 swap(&d.changed, &changed)
@@ -2268,6 +2282,7 @@ final class StreamEngine: @unchecked Sendable {
                 lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
             }
         } else {
+            lastDiffMode = 0
             changedScratch = changed
             insertedScratch = inserted
         }

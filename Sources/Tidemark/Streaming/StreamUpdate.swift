@@ -16,14 +16,24 @@ public struct BlockID: Hashable, Sendable, Codable, CustomStringConvertible {
 /// final (their inlines can still change once, when a later definition
 /// resolves a reference in them — they are then reported as changed).
 public struct StreamUpdate: Sendable {
+    // One reference: the document's storage, which also holds the stream's
+    // layout and diff objects for it (an update is cheap to take and drop).
+    let storage: DocumentStorage
+    let options: ParseOptions
+    // The diff: 0 the storage's `streamDiff`; 1 only `single` changed (most
+    // appends); 2 nothing changed.
+    let diffMode: UInt8
+    let single: BlockID
+
     /// The whole document so far; equal to `Document(parsing: textSoFar)`.
-    public let document: Document
+    public var document: Document { Document(storage: storage, options: options) }
     // Settled and unsettled top-level blocks, kept apart so that an update
     // costs no copy of the (growing) settled list; shared by every update
-    // until the layout changes (one reference to count, not four).
-    let layout: StreamLayout
-    // The diff, shared by consecutive updates that report the same one.
-    let diff: StreamDiff
+    // until the layout changes.
+    var layout: StreamLayout { storage.streamLayout ?? StreamLayout.empty }
+    // The diff, shared by consecutive updates that report the same one;
+    // nil for the common diffs that need no object.
+    var diff: StreamDiff? { diffMode == 0 ? (storage.streamDiff ?? StreamDiff.empty) : nil }
     /// Top-level blocks `0..<settledCount` are settled.
     public let settledCount: Int
     /// Whether this is the update of `finish()`.
@@ -34,11 +44,14 @@ public struct StreamUpdate: Sendable {
     var tailIDs: [BlockID] { layout.tailIDs }
     var tailStarts: [Int] { layout.tailStarts }
     /// Top-level blocks that are the same block with new content.
-    public var changed: [BlockID] { diff.changed }
+    public var changed: [BlockID] {
+        if let diff { return diff.changed }
+        return diffMode == 1 ? [single] : []
+    }
     /// New top-level blocks.
-    public var inserted: [BlockID] { diff.inserted }
+    public var inserted: [BlockID] { diff?.inserted ?? [] }
     /// Top-level blocks that are gone.
-    public var removed: [BlockID] { diff.removed }
+    public var removed: [BlockID] { diff?.removed ?? [] }
 
     /// The number of top-level blocks.
     public var blockCount: Int { settledIDs.count + tailIDs.count }
@@ -61,8 +74,12 @@ public struct StreamUpdate: Sendable {
     }
 
     func nodeIndex(for id: BlockID) -> Int? {
-        if let k = tailIDs.firstIndex(of: id) { return tailStarts[k] }
-        if let k = settledIDs.lastIndex(of: id) { return settledStarts[k] }
+        StreamUpdate.nodeIndex(for: id, in: layout)
+    }
+
+    static func nodeIndex(for id: BlockID, in l: StreamLayout) -> Int? {
+        if let k = l.tailIDs.firstIndex(of: id) { return l.tailStarts[k] }
+        if let k = l.settledIDs.lastIndex(of: id) { return l.settledStarts[k] }
         return nil
     }
 
@@ -70,6 +87,19 @@ public struct StreamUpdate: Sendable {
     /// (what a UI redraws; when one block changed, the common case, reading
     /// it allocates nothing).
     public var changedBlocks: ChangedBlocks {
+        let document = Document(storage: storage, options: options)
+        if diffMode != 0 {
+            // (Most appends: one block changed, no array.)
+            if diffMode == 1, let l = storage.streamLayout {
+                // Nearly always the last block of the tail.
+                let n = l.tailIDs.count
+                if n > 0 && l.tailIDs[n - 1] == single { return ChangedBlocks(document: document, one: l.tailStarts[n - 1], many: []) }
+                if let at = StreamUpdate.nodeIndex(for: single, in: l) { return ChangedBlocks(document: document, one: at, many: []) }
+            }
+            return ChangedBlocks(document: document, one: -1, many: [])
+        }
+        let diff = storage.streamDiff ?? StreamDiff.empty
+        let changed = diff.changed, inserted = diff.inserted
         let count = changed.count + inserted.count
         if count == 0 { return ChangedBlocks(document: document, one: -1, many: []) }
         if count == 1, let at = nodeIndex(for: changed.first ?? inserted[0]) {

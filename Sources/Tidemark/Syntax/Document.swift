@@ -14,6 +14,10 @@ final class DocumentStorage: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var arena: [UInt8]
     /// Byte offset of the start of every line of `source` (first is 0).
     @exclusivity(unchecked) @usableFromInline var lineStarts: [UInt32]
+    /// A streamed document's top-level blocks and diff (see `StreamUpdate`);
+    /// nil for a parsed one.
+    @exclusivity(unchecked) var streamLayout: StreamLayout? = nil
+    @exclusivity(unchecked) var streamDiff: StreamDiff? = nil
 
     init(source: [UInt8], nodes: [RawNode], arena: [UInt8], lineStarts: [UInt32]) {
         self.source = source
