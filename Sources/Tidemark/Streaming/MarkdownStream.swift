@@ -191,6 +191,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingTableNode = trailingTableNode
         e.trailingPreviousRow = trailingPreviousRow
         e.trailingRow = trailingRow
+        e.trailingRowClosed = trailingRowClosed
         e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
@@ -646,21 +647,36 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        storage.source.append(contentsOf: bytes)
+        let st = storage
+        st.source.append(contentsOf: bytes)
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         var newTrimmed = newCount
         while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
         // (Only spaces and tabs: the text ends where it did.)
         if newTrimmed == sourceCount { newTrimmed = hotTrimmed }
-        if newTrimmed > hotTrimmed {
-            let text = hotText
-            storage.nodes.withUnsafeMutableBufferPointer { nodes in
+        let (text, leaf, inCell, grows) = (hotText, hotLeaf, hotInCell, newTrimmed > hotTrimmed)
+        if inCell {
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        }
+        // (One pass over the node store: the text, then the leaf's ends.)
+        st.nodes.withUnsafeMutableBufferPointer { nodes in
+            if grows {
                 nodes[text].end = UInt32(newTrimmed)
                 nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
             }
+            var p = Int32(leaf)
+            if inCell {
+                nodes[leaf].end = UInt32(newTrimmed)
+                p = nodes[leaf].parent
+            }
+            while p >= 0 {
+                nodes[Int(p)].end = UInt32(newCount)
+                p = nodes[Int(p)].parent
+            }
         }
-        setLeafEnds(leaf: hotLeaf, inCell: hotInCell, contentEnd: newTrimmed, end: newCount)
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
         return true
@@ -1015,9 +1031,10 @@ final class StreamEngine: @unchecked Sendable {
             var cells = rowCellsScratch
             rowCellsScratch = []
             defer { rowCellsScratch = cells }
-            _ = BlockParser.splitRow(source, lineStart, newCount, into: &cells)
+            let endsAtPipe = BlockParser.splitRow(source, lineStart, newCount, into: &cells)
             parser.emitTableCells(cells, from: 0, rowEnd: newCount, aligns: trailingAlignments, row: row,
                                   into: &nodes, inline: inline)
+            trailingRowClosed = endsAtPipe ? cells.count : max(0, cells.count - 1)
             nodes[t].end = UInt32(newCount)
             nodes[0].end = UInt32(newCount)
         }
@@ -1269,6 +1286,9 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var trailingTableNode = 0
     @exclusivity(unchecked) private var trailingPreviousRow: Int32 = -1
     @exclusivity(unchecked) private var trailingRow = Line(start: 0, end: 0)
+    /// How many cells of the trailing row a pipe closes, as the table-row
+    /// fast paths last split it (-1: not known, after a snapshot).
+    @exclusivity(unchecked) private var trailingRowClosed = -1
     @exclusivity(unchecked) private var trailingAlignments: [TableAlignment] = []
 
     private func recordTrailingRow(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
@@ -1281,6 +1301,7 @@ final class StreamEngine: @unchecked Sendable {
               p.s[Int(row.start)] == UInt8(ascii: "|") || StreamEngine.lineDecided(p.s, Int(row.start), sourceCount)
         else { return }
         trailingRow = row
+        trailingRowClosed = -1
         trailingAlignments = p.tableAlignments[Int(blk.extra)]
         trailingTableNode = -1  // the node index is known once the tail is emitted
     }
@@ -1315,11 +1336,19 @@ final class StreamEngine: @unchecked Sendable {
             defer { rowCellsScratch = cells }
             let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
             var first = 0
-            if oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\")) && source[oldEnd - 1] != UInt8(ascii: "\\") {
+            if trailingRowClosed >= 0 {
+                // The cells that a pipe of the row before the new bytes
+                // closed keep their ranges (whatever the new bytes are, even
+                // a pipe after a backslash there): only the open one and
+                // the ones after it are emitted again.
+                first = min(trailingRowClosed, trailingAlignments.count)
+            } else if oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\"))
+                        && source[oldEnd - 1] != UInt8(ascii: "\\") {
                 // Every pipe is before the new bytes: the cells a pipe ends
                 // are the ones the row had.
                 first = min(endsAtPipe ? cells.count : cells.count - 1, trailingAlignments.count)
             }
+            trailingRowClosed = endsAtPipe ? cells.count : max(0, cells.count - 1)
             nodes[row].end = UInt32(newCount)
             if first == 0 {
                 nodes.removeSubrange((row + 1)...)
@@ -2201,6 +2230,12 @@ final class StreamEngine: @unchecked Sendable {
     /// pending before.
     private func publishDiff(provisional: Int?, renumbered: [Int], tailTops: [Int], dirtyFrom: Int,
                              previousHadPending: Bool, definitionsMoved: Bool) {
+        if provisional == nil && renumbered.isEmpty && justSettled.isEmpty && provisionalShown.isEmpty
+            && tailTops.count == 1 && tailBlocks.count == 1 && !lastLayoutProvisional,
+           publishSameTailBlock(tailTops[0], dirtyFrom: dirtyFrom, previousHadPending: previousHadPending,
+                                definitionsMoved: definitionsMoved) {
+            return
+        }
         let settledCount = settledIDs.count
         // (Each scratch array is taken out before it is cleared: a second
         // reference would make clearing it allocate.)
@@ -2315,6 +2350,22 @@ final class StreamEngine: @unchecked Sendable {
                                       tailIDs: tailIDs, tailStarts: tailStarts)
         }
         lastLayoutProvisional = provisional != nil
+    }
+
+    /// The most common snapshot: one unsettled top-level block, the one the
+    /// last snapshot showed, where it was, with nothing settled since — its
+    /// id stays, the layout too; only whether it changed is new.
+    private func publishSameTailBlock(_ from: Int, dirtyFrom: Int, previousHadPending: Bool, definitionsMoved: Bool) -> Bool {
+        let layout = lastLayout
+        let nodes = storage.nodes
+        guard layout.tailIDs.count == 1, layout.tailStarts[0] == from, layout.settledIDs.count == settledIDs.count,
+              tailBlocks[0].start == Int(nodes[from].start), tailBlocks[0].id == layout.tailIDs[0] else { return false }
+        let h = StreamEngine.nodeHash(nodes, from, nodes.count)
+        let changed = tailBlocks[0].hash != h || nodes.count > dirtyFrom || previousHadPending || definitionsMoved
+        tailBlocks[0].hash = h
+        lastDiffMode = changed ? 1 : 2
+        lastSingleID = tailBlocks[0].id
+        return true
     }
 
     private func justSettledContains(_ id: BlockID) -> Bool {

@@ -58,6 +58,34 @@ extension BlockParser {
     func emitTail(from first: Int32, checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
                   inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
                   log: [TailEntry], reuse: Bool, reuseOpenLeaves: Bool, tops: inout [Int], newLog: inout [TailEntry]) -> Int {
+        // (The block tree, the open chain and the old log are only read
+        // here: through buffer pointers, without copies of their elements.)
+        blocks.withUnsafeBufferPointer { blocks in
+            checkpointChain.withUnsafeBufferPointer { chain in
+                log.withUnsafeBufferPointer { log in
+                    emitTail(from: first, blocks: blocks, chain: chain, checkpoint: cp, nodes: &nodes, inline: inline,
+                             cursor: startCursor, arenaCursor: startArena, log: log, reuse: reuse,
+                             reuseOpenLeaves: reuseOpenLeaves, tops: &tops, newLog: &newLog)
+                }
+            }
+        }
+    }
+
+    private func emitTail(from first: Int32, blocks: UnsafeBufferPointer<Block>, chain: UnsafeBufferPointer<Int32>,
+                          checkpoint cp: BlockCheckpoint, nodes: inout [RawNode],
+                          inline: InlineParser, cursor startCursor: Int, arenaCursor startArena: Int,
+                          log: UnsafeBufferPointer<TailEntry>, reuse: Bool, reuseOpenLeaves: Bool, tops: inout [Int],
+                          newLog: inout [TailEntry]) -> Int {
+        // Whether block `b` was closed at the checkpoint (see `isSettled`).
+        @inline(__always) func isSettled(_ b: Int32) -> Bool {
+            guard Int(b) < cp.blockCount else { return false }
+            var lo = 0, hi = chain.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if chain[mid] < b { lo = mid + 1 } else { hi = mid }
+            }
+            return !(lo < chain.count && chain[lo] == b)
+        }
         var cursor = startCursor
         var arenaCursor = startArena
         var reusing = reuse
@@ -73,11 +101,7 @@ extension BlockParser {
         }
 
         @inline(__always) func link(_ index: Int, _ parent: Int32) {
-            nodes[index].parent = parent
-            nodes[index].next = -1
-            let last = nodes[Int(parent)].lastChild
-            if last >= 0 { nodes[Int(last)].next = Int32(index) } else { nodes[Int(parent)].firstChild = Int32(index) }
-            nodes[Int(parent)].lastChild = Int32(index)
+            BlockParser.link(index, parent, in: &nodes)
         }
 
         var stack = tailStack
@@ -115,11 +139,11 @@ extension BlockParser {
                 }
                 continue
             }
-            let blk = blocks[Int(b)]
-            if blk.next >= 0 { stack.append((blk.next, parent)) }
-            let settled = isSettled(b, at: cp)
+            let blk = blocks.baseAddress! + Int(b)
+            if blk.pointee.next >= 0 { stack.append((blk.pointee.next, parent)) }
+            let settled = isSettled(b)
             let isContainer: Bool
-            switch blk.kind {
+            switch blk.pointee.kind {
             case .document, .list, .item, .blockQuote, .alert, .footnoteDefinition: isContainer = true
             default: isContainer = false
             }
@@ -144,12 +168,9 @@ extension BlockParser {
                         node.firstChild = -1
                         node.lastChild = -1
                         node.parent = parent
-                        let old = nodes[cursor]
-                        if old.kind != node.kind || old.start != node.start || old.end != node.end || old.flags != node.flags
-                            || old.small != node.small || old.number != node.number || old.a != node.a || old.b != node.b {
+                        if BlockParser.rewriteContainer(node, at: cursor, in: &nodes) {
                             dirtyFrom = min(dirtyFrom, cursor)
                         }
-                        nodes[cursor] = node
                         link(cursor, parent)
                         // (A closing container may join its parent's run.)
                         if !closing { BlockParser.endRun(parent, runs: &runs) }
@@ -159,20 +180,24 @@ extension BlockParser {
                         newLog.append(TailEntry(block: b, node: container, end: -1, arena: Int32(arenaCursor),
                                                 arenaEnd: Int32(arenaCursor), settled: false))
                         cursor += 1
-                        var firstChild = blk.firstChild
-                        if logged.runCount > 0, logged.runFirst == blk.firstChild, Int(logged.runEnd) <= nodes.count {
+                        var firstChild = blk.pointee.firstChild
+                        if logged.runCount > 0, logged.runFirst == blk.pointee.firstChild, Int(logged.runEnd) <= nodes.count {
                             // Its leading closed children, where they were:
                             // skipped in one step (their links are as before).
-                            nodes[Int(container)].firstChild = container + 1
-                            nodes[Int(container)].lastChild = logged.runLastNode
-                            nodes[Int(logged.runLastNode)].next = -1
-                            let e = newLog.count - 1
-                            newLog[e].runCount = logged.runCount
-                            newLog[e].runFirst = logged.runFirst
-                            newLog[e].runLast = logged.runLast
-                            newLog[e].runLastNode = logged.runLastNode
-                            newLog[e].runEnd = logged.runEnd
-                            newLog[e].runArenaEnd = logged.runArenaEnd
+                            nodes.withUnsafeMutableBufferPointer { nodes in
+                                nodes[Int(container)].firstChild = container + 1
+                                nodes[Int(container)].lastChild = logged.runLastNode
+                                nodes[Int(logged.runLastNode)].next = -1
+                            }
+                            newLog.withUnsafeMutableBufferPointer { newLog in
+                                let e = newLog.count - 1
+                                newLog[e].runCount = logged.runCount
+                                newLog[e].runFirst = logged.runFirst
+                                newLog[e].runLast = logged.runLast
+                                newLog[e].runLastNode = logged.runLastNode
+                                newLog[e].runEnd = logged.runEnd
+                                newLog[e].runArenaEnd = logged.runArenaEnd
+                            }
                             cursor = Int(logged.runEnd)
                             arenaCursor = Int(logged.runArenaEnd)
                             firstChild = blocks[Int(logged.runLast)].next
@@ -184,7 +209,7 @@ extension BlockParser {
                     continue
                 }
                 if reuseOpenLeaves, k < log.count, log[k].block == b, Int(log[k].node) == cursor, Int(log[k].arena) == arenaCursor,
-                   !log[k].settled, !isContainer, blk.kind != .table, cursor < nodes.count,
+                   !log[k].settled, !isContainer, blk.pointee.kind != .table, cursor < nodes.count,
                    let (end, arenaEnd) = sameLeaf(b, at: cursor, nodes: nodes, arenaFrom: arenaCursor) {
                     // A leaf that was open and is as the last update showed
                     // it (the paragraph of the item before the one the
@@ -204,7 +229,7 @@ extension BlockParser {
                 }
                 reusing = false
                 dirtyFrom = min(dirtyFrom, cursor)
-                if blk.kind == .table, k < log.count, log[k].block == b, Int(log[k].node) == cursor,
+                if blk.pointee.kind == .table, k < log.count, log[k].block == b, Int(log[k].node) == cursor,
                    Int(log[k].arena) == arenaCursor, !settled, log[k].rows > 0 {
                     // An open table: keep the rows of complete lines.
                     let old = log[k]
@@ -227,7 +252,7 @@ extension BlockParser {
             let start = nodes.count
             let arenaStart = inline.arena.count
             if parent == 0 { tops.append(start) }
-            if blk.kind == .table && !settled {
+            if blk.pointee.kind == .table && !settled {
                 BlockParser.endRun(parent, runs: &runs)
                 let node = blockNode(b, inline: inline)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
@@ -241,7 +266,7 @@ extension BlockParser {
                 newLog.append(TailEntry(block: b, node: Int32(start), end: -1, arena: Int32(arenaStart),
                                         arenaEnd: Int32(inline.arena.count), settled: false))
                 stack.append((-2, r))
-                if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
+                if blk.pointee.firstChild >= 0 { stack.append((blk.pointee.firstChild, r)) }
             } else {
                 emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
                 if !settled || !BlockParser.extendRun(b, parent: parent, node: start, end: nodes.count, arenaEnd: inline.arena.count,
@@ -258,6 +283,33 @@ extension BlockParser {
             if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
         }
         return dirtyFrom
+    }
+
+    /// Links node `index` as the last child of `parent` (one pass over the
+    /// store: a small function, so its writes share one uniqueness check).
+    @inline(never)
+    static func link(_ index: Int, _ parent: Int32, in nodes: inout [RawNode]) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            nodes[index].parent = parent
+            nodes[index].next = -1
+            let last = nodes[Int(parent)].lastChild
+            if last >= 0 { nodes[Int(last)].next = Int32(index) } else { nodes[Int(parent)].firstChild = Int32(index) }
+            nodes[Int(parent)].lastChild = Int32(index)
+        }
+    }
+
+    /// Rewrites an open container's node at `index` (its children are
+    /// linked again after it) and tells whether it differs from what was
+    /// there.
+    @inline(never)
+    static func rewriteContainer(_ node: RawNode, at index: Int, in nodes: inout [RawNode]) -> Bool {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            let old = nodes[index]
+            let differs = old.kind != node.kind || old.start != node.start || old.end != node.end || old.flags != node.flags
+                || old.small != node.small || old.number != node.number || old.a != node.a || old.b != node.b
+            nodes[index] = node
+            return differs
+        }
     }
 
     /// Whether leaf `b` is what the last update showed at node `at` (which
