@@ -1803,12 +1803,14 @@ final class StreamEngine: @unchecked Sendable {
         var adopted = 0
         var keepNodes = settledNodeCount
         var keepArena = settledArenaCount
+        var adoptedMisses: [Set<[UInt8]>] = []
         if rebuildFrom == nil && !publishedPending {
             for blk in candidates {
-                guard let (end, arenaEnd) = adoptable(blk, at: keepNodes, source: source) else { break }
+                guard let (end, arenaEnd, misses) = adoptable(blk, at: keepNodes, source: source) else { break }
                 keepNodes = end
                 keepArena = max(keepArena, arenaEnd)
                 adopted += 1
+                adoptedMisses.append(misses)
             }
         }
         // The inline parser (which holds the arena while it is out) only
@@ -1848,8 +1850,9 @@ final class StreamEngine: @unchecked Sendable {
                 start = adoptAt
                 end = nodes[start].next >= 0 ? Int(nodes[start].next) : keepNodes
                 adoptAt = end
+                misses = adoptedMisses[i]
                 #if DEBUG
-                checkAdopted(blk, nodes: nodes, start: start, end: end, inline: inline!)
+                checkAdopted(blk, nodes: nodes, start: start, end: end, misses: misses, inline: inline!)
                 #endif
             } else {
                 let inline = inline!
@@ -1889,17 +1892,21 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Whether closed top-level block `b` is the block the last update
     /// showed at node `at`, as it is now final, and if so where its nodes
-    /// and its arena bytes end. The last update was exact for the text then,
-    /// where the block ended with the input; a line that closes a block
-    /// without changing it (a blank line, a new block) leaves its kind and
-    /// range as they were, while one that changes it (a setext underline, a
-    /// table's delimiter row, a closing fence, lines taken out of a
-    /// paragraph) changes its kind or range too — but a table's delimiter
-    /// row, outside the table's range when no body row follows: a block with
-    /// a `|` up to the next block is emitted again. So is a block with a
-    /// `[`: its missed labels must be known, in case a later definition
-    /// resolves them.
-    private func adoptable(_ b: Int32, at: Int, source: Bytes) -> (end: Int, arenaEnd: Int)? {
+    /// and its arena bytes end, and which labels it may have looked up in
+    /// vain. The last update was exact for the text then, where the block
+    /// ended with the input; a line that closes a block without changing it
+    /// (a blank line, a new block) leaves its kind and range as they were,
+    /// while one that changes it (a setext underline, a table's delimiter
+    /// row, a closing fence, lines taken out of a paragraph) changes its
+    /// kind or range too — but a table's delimiter row, outside the table's
+    /// range when no body row follows: such a table, and any block with a
+    /// `|` between its end and the next block, is emitted again. A block
+    /// with a `[` is adopted only when the definitions are the ones the last
+    /// update used; its misses (see `settledMisses`) are then every label
+    /// it could have tried — each innermost bracket pair's text — a
+    /// superset of the ones it did try: a later definition of one of them
+    /// re-renders it, at worst once more than needed.
+    private func adoptable(_ b: Int32, at: Int, source: Bytes) -> (end: Int, arenaEnd: Int, misses: Set<[UInt8]>)? {
         let nodes = storage.nodes
         guard at < nodes.count else { return nil }
         let blk = parser.blocks[Int(b)]
@@ -1910,14 +1917,23 @@ final class StreamEngine: @unchecked Sendable {
         case .list: guard n.flags & 1 == (blk.tight ? 1 : 0) else { return nil }
         case .heading: guard n.small == UInt16(blk.level), n.flags & 1 == (blk.setext ? 1 : 0) else { return nil }
         case .codeBlock: guard n.flags & 1 == (blk.fenced ? 1 : 0) else { return nil }
+        case .table: guard blk.lineCount >= 2 else { return nil }
         default: break
         }
+        let blockEnd = min(Int(blk.end), source.count)
         // Up to the next block: a table's delimiter row is not in its range.
-        var i = Int(blk.start)
+        var i = blockEnd
         let e = min(blk.next >= 0 ? Int(parser.blocks[Int(blk.next)].start) : source.count, source.count)
         while i < e {
-            if source[i] == UInt8(ascii: "[") || source[i] == UInt8(ascii: "|") { return nil }
+            if source[i] == UInt8(ascii: "|") { return nil }
             i += 1
+        }
+        var misses: Set<[UInt8]> = []
+        let first = BlockScan.find(UInt8(ascii: "["), source, Int(blk.start), blockEnd)
+        if first < blockEnd {
+            guard parser.definitionsVersion == lastDefinitionsVersion,
+                  let labels = StreamEngine.possibleLabels(source, first, blockEnd) else { return nil }
+            misses = labels
         }
         let end = n.next >= 0 ? Int(n.next) : nodes.count
         guard end > at, end <= nodes.count else { return nil }
@@ -1927,12 +1943,46 @@ final class StreamEngine: @unchecked Sendable {
             if x.a.isArena { arenaEnd = max(arenaEnd, x.a.end) }
             if x.b.isArena { arenaEnd = max(arenaEnd, x.b.end) }
         }
-        return (end, arenaEnd)
+        return (end, arenaEnd, misses)
+    }
+
+    /// Every label a block's text from `start` to `end` could look up: the
+    /// text of each innermost bracket pair (backslash escapes skipped), as a
+    /// link label and, after a `^`, as a footnote label. Nil when a pair
+    /// spans a line ending or holds `\|` (there the text the inline parser
+    /// reads differs from the source: container markers, table cells).
+    static func possibleLabels(_ s: Bytes, _ start: Int, _ end: Int) -> Set<[UInt8]>? {
+        var labels: Set<[UInt8]> = []
+        var open = -1
+        var i = start
+        while i < end {
+            let c = s[i]
+            if c == UInt8(ascii: "\\") {
+                if open >= 0 && i + 1 < end && s[i + 1] == UInt8(ascii: "|") { return nil }
+                i += 2
+                continue
+            }
+            if c == UInt8(ascii: "[") {
+                open = i
+            } else if c == UInt8(ascii: "]") && open >= 0 {
+                // (Labels are at most 999 characters: longer ones are never looked up.)
+                if i - open - 1 <= 1_000 {
+                    labels.insert(LinkScan.normalizeLabel(s, open + 1, i))
+                    if i > open + 1 && s[open + 1] == UInt8(ascii: "^") { labels.insert(LinkScan.normalizeLabel(s, open + 2, i)) }
+                }
+                open = -1
+            } else if (c == 0x0A || c == 0x0D) && open >= 0 {
+                return nil
+            }
+            i += 1
+        }
+        labels.remove([])
+        return labels
     }
 
     #if DEBUG
     /// Debug builds check each adopted block against a fresh emission.
-    private func checkAdopted(_ b: Int32, nodes: [RawNode], start: Int, end: Int, inline: InlineParser) {
+    private func checkAdopted(_ b: Int32, nodes: [RawNode], start: Int, end: Int, misses: Set<[UInt8]>, inline: InlineParser) {
         var fresh = Array(nodes[..<start])
         // The fresh copy's root ends before the block (its previous sibling).
         var previous: Int32 = -1
@@ -1942,7 +1992,12 @@ final class StreamEngine: @unchecked Sendable {
         if previous >= 0 { fresh[Int(previous)].next = -1 } else { fresh[0].firstChild = -1 }
         let arenaCount = inline.arena.count
         let (labels, notes) = (inline.missedLabels, inline.missedFootnotes)
+        inline.missedLabels = []
+        inline.missedFootnotes = []
         parser.emitBlocks(from: b, parent: 0, siblings: false, into: &fresh, inline: inline)
+        let freshMisses = (inline.missedLabels ?? []).union(inline.missedFootnotes ?? [])
+        precondition(freshMisses.isSubset(of: misses),
+                     "an adopted block missed labels its possible labels lack: \(freshMisses.subtracting(misses).map { String(decoding: $0, as: UTF8.self) })")
         func bytes(_ r: ByteRef) -> ArraySlice<UInt8> {
             r.isArena ? inline.arena[r.start..<r.end] : ArraySlice(storage.source[min(r.start, storage.source.count)..<min(r.end, storage.source.count)])
         }
@@ -1951,6 +2006,11 @@ final class StreamEngine: @unchecked Sendable {
             for k in start..<end {
                 var x = nodes[k], y = fresh[k]
                 if k == start || x.parent == 0 { x.next = -1; y.next = -1 }
+                if x.kind == .footnoteDefinition || x.kind == .footnoteReference {
+                    // (Numbered afresh after every snapshot: `renumberFootnotes`.)
+                    (x.number, x.number2, y.number, y.number2) = (0, 0, 0, 0)
+                    if x.kind == .footnoteReference { (x.b, y.b) = (.empty, .empty) }
+                }
                 if bytes(x.a) != bytes(y.a) || bytes(x.b) != bytes(y.b) { same = false; break }
                 (x.a, x.b, y.a, y.b) = (.empty, .empty, .empty, .empty)
                 if x != y { same = false; break }

@@ -346,16 +346,18 @@ extension BlockParser {
                                   runs: inout [(node: Int32, entry: Int)], log newLog: inout [TailEntry]) -> Bool {
         guard parent > 0, let r = runs.last, r.node == parent else { return false }
         let e = r.entry
-        if newLog[e].runCount == 0 {
-            guard node == Int(parent) + 1 else { return false }
-            newLog[e].runFirst = b
+        return newLog.withUnsafeMutableBufferPointer { newLog in
+            if newLog[e].runCount == 0 {
+                guard node == Int(parent) + 1 else { return false }
+                newLog[e].runFirst = b
+            }
+            newLog[e].runCount += 1
+            newLog[e].runLast = b
+            newLog[e].runLastNode = Int32(node)
+            newLog[e].runEnd = Int32(end)
+            newLog[e].runArenaEnd = Int32(arenaEnd)
+            return true
         }
-        newLog[e].runCount += 1
-        newLog[e].runLast = b
-        newLog[e].runLastNode = Int32(node)
-        newLog[e].runEnd = Int32(end)
-        newLog[e].runArenaEnd = Int32(arenaEnd)
-        return true
     }
 
     /// A child of `parent` that is not in its run ends the run.
