@@ -378,4 +378,50 @@ import Testing
         #expect(more.inserted.count == 1)
         #expect(more.settledCount == 3)
     }
+
+    /// The table-row fast path splits only the row's text after the pipes
+    /// that closed cells before the new bytes: for every row and every
+    /// pipe of it, the cells after that pipe are the whole row's.
+    @Test func splittingARowAfterAPipeGivesTheWholeRowsCells() {
+        var rows: [String] = ["| a | b |", "a|b", "| `x \\| y` | z", "|a||b|  ", "| a | b | ", "| \\\\| a | b\\|c |", "||", "| x |   |"]
+        var seed: UInt64 = 7
+        let alphabet = Array("ab |\\` ".utf8)
+        for _ in 0..<400 {
+            var row = "|"
+            for _ in 0..<(Int(seed % 12) + 1) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                row.append(Character(UnicodeScalar(alphabet[Int(seed >> 33) % alphabet.count])))
+            }
+            rows.append(row)
+        }
+        for row in rows {
+            let bytes = Array(row.utf8)
+            bytes.withUnsafeBufferPointer { s in
+                var whole: [(Int, Int)] = []
+                let wholeEnds = BlockParser.splitRow(s, 0, s.count, into: &whole)
+                let closed = wholeEnds ? whole.count : max(0, whole.count - 1)
+                guard closed > 0 else { return }
+                var tail: [(Int, Int)] = []
+                let start = StreamEngine.afterLastPipe(s, 0, s.count)
+                // Split from after each cell-closing pipe but the first.
+                var pipes: [Int] = []
+                var k = 0
+                while k < s.count {
+                    if s[k] == UInt8(ascii: "\\") && k + 1 < s.count { k += 2; continue }
+                    if s[k] == UInt8(ascii: "|") { pipes.append(k + 1) }
+                    k += 1
+                }
+                #expect(pipes.last == start, "\(row)")
+                let leading = whole.first.map { $0.0 > 0 && pipes.first! <= $0.0 } ?? false
+                for (n, p) in pipes.enumerated() {
+                    let before = leading ? n : n + 1
+                    guard before >= 1, before <= closed else { continue }
+                    let (ends, _) = BlockParser.splitRowTail(s, p, s.count, into: &tail)
+                    let got = Array(whole.prefix(before)) + tail
+                    #expect(got.map { [$0.0, $0.1] } == whole.map { [$0.0, $0.1] }, "\(row) after pipe \(n)")
+                    #expect(ends == wholeEnds, "\(row) after pipe \(n)")
+                }
+            }
+        }
+    }
 }

@@ -48,6 +48,44 @@ extension BlockParser {
         return trailingPipe
     }
 
+    /// The cells of a row's text from `start`, just after one of its pipes,
+    /// to `end` (as `splitRow` would split them there: no leading pipe or
+    /// indentation to strip); returns whether the row ends at a pipe and
+    /// where the text after the last pipe starts.
+    static func splitRowTail(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) -> (endsAtPipe: Bool, openStart: Int) {
+        cells.removeAll(keepingCapacity: true)
+        var e = end
+        while e > start && isSpaceOrTab(s[e - 1]) { e -= 1 }
+        // Nothing but spaces after the pipe: the row ends at it.
+        if e == start { return (true, start) }
+        var cellStart = start
+        var k = start
+        var trailingPipe = false
+        while k < e {
+            let b = s[k]
+            if b == UInt8(ascii: "\\") && k + 1 < e {
+                k += 2
+                continue
+            }
+            if b == UInt8(ascii: "|") {
+                var a = cellStart, z = k
+                while a < z && isSpaceOrTab(s[a]) { a += 1 }
+                while z > a && isSpaceOrTab(s[z - 1]) { z -= 1 }
+                cells.append((a, z))
+                cellStart = k + 1
+                if k + 1 == e { trailingPipe = true }
+            }
+            k += 1
+        }
+        if !trailingPipe {
+            var a = cellStart, z = e
+            while a < z && isSpaceOrTab(s[a]) { a += 1 }
+            while z > a && isSpaceOrTab(s[z - 1]) { z -= 1 }
+            cells.append((a, z))
+        }
+        return (trailingPipe, cellStart)
+    }
+
     /// A delimiter row (`| :-- | --: |`): the alignments, or nil.
     static func delimiterRow(_ s: Bytes, _ start: Int, _ end: Int) -> [TableAlignment]? {
         let cells = splitRow(s, start, end)
@@ -162,10 +200,11 @@ extension BlockParser {
     /// Emits the cells `first...` of a row (`cells` from `splitRow`; columns
     /// past them are empty cells at the row's end) as children of `row`.
     func emitTableCells(_ cells: [(Int, Int)], from first: Int, rowEnd: Int, aligns: [TableAlignment], row r: Int32,
-                        into out: inout [RawNode], inline: InlineParser) {
+                        into out: inout [RawNode], inline: InlineParser, cellsFrom offset: Int = 0) {
         guard first < aligns.count else { return }
         for col in first..<aligns.count {
-            let range = col < cells.count ? cells[col] : (rowEnd, rowEnd)
+            // (`cells` may hold only the cells from column `offset` on.)
+            let range = col - offset < cells.count ? cells[col - offset] : (rowEnd, rowEnd)
             var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
             cellNode.small = UInt16(aligns[col].rawValue)
             let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)

@@ -192,6 +192,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingPreviousRow = trailingPreviousRow
         e.trailingRow = trailingRow
         e.trailingRowClosed = trailingRowClosed
+        e.trailingRowOpenStart = trailingRowOpenStart
         e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
@@ -227,6 +228,10 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Appending
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        // The hottest path first: plain ASCII right after plain bytes.
+        if hotText >= 0 && wordCheckedEnd == storage.source.count && !placeholderShown && appendPlainASCIIAgain(bytes) {
+            return lastUpdate
+        }
         if finished { return lastUpdate }
         if started && placeholderShown && !pending.isEmpty {
             // The last chunk ended inside a UTF-8 sequence and the plain
@@ -682,6 +687,17 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// `appendPlainTextAgain` for printable ASCII, checked here without
+    /// the dispatch of `append` (most appends of a model's answer).
+    @inline(__always)
+    private func appendPlainASCIIAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty && bytes.count <= 64 else { return false }
+        for b in bytes {
+            guard b < 0x80 && StreamEngine.isPlainByte(b) else { return false }
+        }
+        return appendPlainTextAgain(bytes, wordCheckedEnd)
+    }
+
     /// After the trailing leaf's last line changed length: a table cell ends
     /// at `contentEnd` (its content, trailing spaces trimmed), the leaf's
     /// line and its other ancestors at `end` (the source's end).
@@ -1035,6 +1051,7 @@ final class StreamEngine: @unchecked Sendable {
             parser.emitTableCells(cells, from: 0, rowEnd: newCount, aligns: trailingAlignments, row: row,
                                   into: &nodes, inline: inline)
             trailingRowClosed = endsAtPipe ? cells.count : max(0, cells.count - 1)
+            trailingRowOpenStart = trailingRowClosed > 0 ? StreamEngine.afterLastPipe(source, lineStart, newCount) : lineStart
             nodes[t].end = UInt32(newCount)
             nodes[0].end = UInt32(newCount)
         }
@@ -1287,8 +1304,25 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var trailingPreviousRow: Int32 = -1
     @exclusivity(unchecked) private var trailingRow = Line(start: 0, end: 0)
     /// How many cells of the trailing row a pipe closes, as the table-row
-    /// fast paths last split it (-1: not known, after a snapshot).
+    /// fast paths last split it (-1: not known, after a snapshot), and where
+    /// the row's text after its last pipe starts.
     @exclusivity(unchecked) private var trailingRowClosed = -1
+    @exclusivity(unchecked) private var trailingRowOpenStart = 0
+
+    /// Just after the last unescaped pipe of a row's text.
+    static func afterLastPipe(_ s: Bytes, _ start: Int, _ end: Int) -> Int {
+        var last = start
+        var k = start
+        while k < end {
+            if s[k] == UInt8(ascii: "\\") && k + 1 < end {
+                k += 2
+                continue
+            }
+            if s[k] == UInt8(ascii: "|") { last = k + 1 }
+            k += 1
+        }
+        return last
+    }
     @exclusivity(unchecked) private var trailingAlignments: [TableAlignment] = []
 
     private func recordTrailingRow(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
@@ -1334,21 +1368,29 @@ final class StreamEngine: @unchecked Sendable {
             var cells = rowCellsScratch
             rowCellsScratch = []
             defer { rowCellsScratch = cells }
-            let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
             var first = 0
-            if trailingRowClosed >= 0 {
+            var offset = 0
+            if trailingRowClosed > 0 {
                 // The cells that a pipe of the row before the new bytes
                 // closed keep their ranges (whatever the new bytes are, even
                 // a pipe after a backslash there): only the open one and
-                // the ones after it are emitted again.
+                // the ones after it are split and emitted again.
+                let (endsAtPipe, openStart) = BlockParser.splitRowTail(source, trailingRowOpenStart, newCount, into: &cells)
                 first = min(trailingRowClosed, trailingAlignments.count)
-            } else if oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\"))
-                        && source[oldEnd - 1] != UInt8(ascii: "\\") {
-                // Every pipe is before the new bytes: the cells a pipe ends
-                // are the ones the row had.
-                first = min(endsAtPipe ? cells.count : cells.count - 1, trailingAlignments.count)
+                offset = trailingRowClosed
+                trailingRowClosed += endsAtPipe ? cells.count : cells.count - 1
+                trailingRowOpenStart = openStart
+            } else {
+                let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
+                if trailingRowClosed < 0 && oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\"))
+                    && source[oldEnd - 1] != UInt8(ascii: "\\") {
+                    // Every pipe is before the new bytes: the cells a pipe
+                    // ends are the ones the row had.
+                    first = min(endsAtPipe ? cells.count : cells.count - 1, trailingAlignments.count)
+                }
+                trailingRowClosed = endsAtPipe ? cells.count : max(0, cells.count - 1)
+                trailingRowOpenStart = trailingRowClosed > 0 ? StreamEngine.afterLastPipe(source, start, newCount) : start
             }
-            trailingRowClosed = endsAtPipe ? cells.count : max(0, cells.count - 1)
             nodes[row].end = UInt32(newCount)
             if first == 0 {
                 nodes.removeSubrange((row + 1)...)
@@ -1363,7 +1405,7 @@ final class StreamEngine: @unchecked Sendable {
                 nodes[row].lastChild = cell
             }
             parser.emitTableCells(cells, from: first, rowEnd: newCount, aligns: trailingAlignments, row: Int32(row),
-                                  into: &nodes, inline: inline)
+                                  into: &nodes, inline: inline, cellsFrom: offset)
             var a = Int32(t)
             while a >= 0 {
                 nodes[Int(a)].end = UInt32(newCount)

@@ -145,13 +145,21 @@ public struct ChangedBlocks: RandomAccessCollection, Sendable {
     // The node index when there is exactly one (no array), else -1 and
     // the indices in `many`.
     let one: Int
-    let many: [Int]
+    let many: [Int]?
+
+    init(document: Document, one: Int, many: [Int]) {
+        self.document = document
+        self.one = one
+        self.many = many.isEmpty ? nil : many
+    }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { one >= 0 ? 1 : many.count }
+    public var endIndex: Int { one >= 0 ? 1 : (many?.count ?? 0) }
+    public var count: Int { endIndex }
+    public var isEmpty: Bool { endIndex == 0 }
     public subscript(position: Int) -> Node {
         precondition(position >= 0 && position < endIndex, "changed block index out of range")
-        return document.node(at: one >= 0 ? one : many[position])
+        return document.node(at: one >= 0 ? one : many![position])
     }
 }
 
