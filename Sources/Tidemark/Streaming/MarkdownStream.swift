@@ -342,7 +342,198 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendNewItemLine(bytes)
+    }
+
+    /// The first bytes of a line after the trailing paragraph's, when they
+    /// start a list item (in the paragraph's list or a list of its own
+    /// inside the paragraph's item, or further out) whose paragraph begins
+    /// with plain text that decides the line: the most common line of a
+    /// model's answer. The block parser takes the partial line from a
+    /// checkpoint, as for a snapshot, and says what it opened and closed;
+    /// when that is the shape this path knows — new list and item
+    /// containers and their paragraph under an open container, every block
+    /// below it closed where it already ended — the node store gets only
+    /// the new nodes and the open containers' new ends, and the parser is
+    /// rolled back. Anything else goes the exact way.
+    private func appendNewItemLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterParagraphLineFeed, trailingParagraphNode > 0, !publishedPending, !placeholderShown,
+              lastFootnoteKeys.isEmpty, provisionalFrom == nil, !bytes.isEmpty, bytes.count <= 256,
+              !lastTailIDs.isEmpty else { return false }
+        let sourceCount = storage.source.count
+        // The line so far: what is already in the source (spaces) and the
+        // new bytes. A cheap filter first: indentation, a list marker, a
+        // space, then plain text starting with a letter (no URL, address or
+        // closing delimiter: one text node).
+        var lineStart = sourceCount
+        while lineStart > 0 && storage.source[lineStart - 1] != 0x0A {
+            guard isSpaceOrTab(storage.source[lineStart - 1]) else { return false }
+            lineStart -= 1
+        }
+        var i = 0
+        let oldCount = sourceCount - lineStart
+        let n = oldCount + bytes.count
+        @inline(__always) func at(_ k: Int) -> UInt8 { k < oldCount ? storage.source[lineStart + k] : bytes[k - oldCount] }
+        while i < n && at(i) == 0x20 { i += 1 }
+        guard i < n else { return false }
+        let m = at(i)
+        if m == UInt8(ascii: "-") || m == UInt8(ascii: "*") || m == UInt8(ascii: "+") {
+            i += 1
+        } else if isASCIIDigit(m) {
+            let d = i
+            while i < n && isASCIIDigit(at(i)) { i += 1 }
+            guard i - d <= 9, i < n, at(i) == UInt8(ascii: ".") || at(i) == UInt8(ascii: ")") else { return false }
+            i += 1
+        } else {
+            return false
+        }
+        let afterMarker = i
+        while i < n && at(i) == 0x20 { i += 1 }
+        guard i > afterMarker, i - afterMarker <= 4, i < n else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        if bytes.contains(where: { $0 >= 0x80 }) && !Normalizer.isClean(bytes) { return false }
+
+        // The parser takes the partial line from a checkpoint.
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        let newCount = storage.source.count
+        let p = parser
+        let cp = p.checkpoint()
+        var applied = false
+        storage.source.withUnsafeBufferPointer { source in
+            p.s = source
+            p.consumeLines(final: true)
+            applied = applyNewItemLine(p, cp, source, end: newCount)
+            p.rollback(to: cp)
+            p.s = Bytes(start: nil, count: 0)
+        }
+        guard applied else {
+            storage.source.removeLast(bytes.count)
+            return false
+        }
+        stableCount = newCount
+        return true
+    }
+
+    /// `appendNewItemLine`'s check of what the parser did, and the new nodes.
+    private func applyNewItemLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, end: Int) -> Bool {
+        let firstNew = Int32(cp.blockCount)
+        let count = p.blocks.count - cp.blockCount
+        guard count >= 2, count <= 4 else { return false }
+        // New blocks: lists and items down to the paragraph, each the only
+        // child of the one before; the paragraph is the tip, one line, not
+        // a possible definition (closing it changes nothing). Whether later
+        // bytes on the line can still make it something else is
+        // `lineDecided`'s to say, for the fast paths that follow.
+        let para = Int32(p.blocks.count - 1)
+        let pb = p.blocks[Int(para)]
+        let contentStart = Int(pb.start)
+        guard p.tip == para, pb.kind == .paragraph, pb.isOpen, pb.lineCount == 1,
+              Int(p.lines[Int(pb.firstLine)].start) == contentStart, Int(p.lines[Int(pb.firstLine)].end) == end,
+              p.lines[Int(pb.firstLine)].pad == 0, contentStart < end,
+              !StreamEngine.mayStartDefinition(source, p.lines[Int(pb.firstLine)]) else { return false }
+        for b in firstNew..<para {
+            let blk = p.blocks[Int(b)]
+            guard blk.kind == .list || blk.kind == .item, blk.isOpen, blk.firstChild == b + 1, blk.lastChild == b + 1
+            else { return false }
+        }
+        let attach = p.blocks[Int(firstNew)].parent
+        guard attach >= 0, attach < firstNew, p.blocks[Int(attach)].isOpen else { return false }
+        // The open chain at the checkpoint, below `attach`, is closed now,
+        // each block where its node already ends; their nodes are the
+        // ancestors of the trailing paragraph's.
+        var nodes = storage.nodes
+        storage.nodes = []
+        defer { storage.nodes = nodes }
+        let oldPara = trailingParagraphNode
+        guard oldPara < nodes.count, nodes[oldPara].kind == .paragraph else { return false }
+        var node = oldPara
+        var k = p.checkpointChain.count - 1
+        while k >= 0 && p.checkpointChain[k] != attach {
+            let b = p.checkpointChain[k]
+            let blk = p.blocks[Int(b)]
+            guard node > 0, !blk.isOpen, nodes[node].kind == blk.kind, Int(nodes[node].start) == Int(blk.start),
+                  Int(nodes[node].end) == Int(blk.end) else { return false }
+            node = Int(nodes[node].parent)
+            k -= 1
+        }
+        guard k >= 0, node > 0 || attach == 0, nodes[node].kind == p.blocks[Int(attach)].kind,
+              Int(nodes[node].start) == Int(p.blocks[Int(attach)].start) else { return false }
+        // The trailing paragraph's subtree ends the store: new nodes follow.
+        // (Parents precede their children: up from the last node.)
+        var last = nodes.count - 1
+        while last > oldPara { last = Int(nodes[last].parent) }
+        guard last == oldPara else { return false }
+        var parentNode = Int32(node)
+        for b in firstNew...para {
+            let blk = p.blocks[Int(b)]
+            var raw = RawNode(kind: blk.kind, start: Int(blk.start), end: end)
+            switch blk.kind {
+            case .list:
+                raw.flags = 1
+                raw.small = blk.ordered ? (0x100 | UInt16(blk.marker)) : UInt16(blk.marker)
+                raw.number = blk.listStart
+            case .item:
+                raw.small = UInt16(blk.task.rawValue)
+            default:
+                break
+            }
+            parentNode = BlockParser.appendNode(raw, parent: parentNode, into: &nodes)
+        }
+        // The paragraph's inlines: plain text is one text node (trailing
+        // spaces trimmed); anything else goes through the inline parser.
+        var trimmed = end
+        while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
+        var plain = true
+        var previous: UInt8 = 0x20
+        var previous2: UInt8 = 0x20
+        for k in contentStart..<trimmed {
+            let b = source[k]
+            if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
+                || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
+                plain = false
+                break
+            }
+            (previous2, previous) = (previous, b)
+        }
+        var textNode: Int32 = -1
+        if plain {
+            var text = RawNode(kind: .text, start: contentStart, end: trimmed)
+            text.a = ByteRef.source(contentStart, trimmed)
+            textNode = BlockParser.appendNode(text, parent: parentNode, into: &nodes)
+        } else {
+            let inline = inlineParserForLastSnapshot()
+            inline.sourceBytes = storage.source
+            swap(&inline.arena, &storage.arena)
+            p.loadLeafContent(para, inline: inline, trimTrailing: true)
+            inline.parse()
+            p.emitInlines(inline, parent: parentNode, into: &nodes)
+            swap(&inline.arena, &storage.arena)
+            inline.sourceBytes = []
+        }
+        // The open ancestors end with the source.
+        var a = nodes[Int(parentNode)].parent
+        while a >= 0 {
+            nodes[Int(a)].end = UInt32(end)
+            a = nodes[Int(a)].parent
+        }
+        // The new paragraph is the trailing one for the fast paths.
+        trailingParagraphNode = Int(parentNode)
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.append(Line(start: contentStart, end: end))
+        trailingParagraphUndecided = !StreamEngine.lineDecided(source, contentStart, end)
+        leafInlineNode = -1
+        _ = trailingBlockChanged()
+        if textNode >= 0 && !trailingParagraphUndecided {
+            // Plain bytes next extend the text (see `appendPlainTextAgain`).
+            hotText = Int(textNode)
+            hotLeaf = Int(parentNode)
+            hotInCell = false
+            hotLineStart = contentStart
+            hotTrimmed = trimmed
+            wordCheckedEnd = end
+        }
+        return true
     }
 
     /// Set by `appendLineFeedToParagraph` (and kept by `appendBlankLineStart`):
