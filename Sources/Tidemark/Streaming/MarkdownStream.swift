@@ -197,6 +197,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
+        e.itemLine = itemLine
         e.blankPartialLine = blankPartialLine
         e.afterCodeLineFeed = afterCodeLineFeed
         e.afterTableRowLineFeed = afterTableRowLineFeed
@@ -346,29 +347,35 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// The first bytes of a line after the trailing paragraph's, when they
-    /// start a list item (in the paragraph's list or a list of its own
-    /// inside the paragraph's item, or further out) whose paragraph begins
-    /// with plain text that decides the line: the most common line of a
-    /// model's answer. The block parser takes the partial line from a
-    /// checkpoint, as for a snapshot, and says what it opened and closed;
-    /// when that is the shape this path knows — new list and item
-    /// containers and their paragraph under an open container, every block
-    /// below it closed where it already ended — the node store gets only
-    /// the new nodes and the open containers' new ends, and the parser is
-    /// rolled back. Anything else goes the exact way.
+    /// start a list item (in the paragraph's list, a list of its own inside
+    /// the paragraph's item, or further out), empty so far or with the
+    /// start of its paragraph: the most common line of a model's answer.
+    /// The block parser takes the partial line from a checkpoint, as for a
+    /// snapshot, and says what it opened and closed; when that is the shape
+    /// this path knows — new list and item containers (and their paragraph)
+    /// under an open container, every block below it closed where it
+    /// already ended — the node store gets only the new nodes and the open
+    /// containers' new ends, and the parser is rolled back. The next bytes
+    /// of the same line (the marker came alone, the paragraph is not
+    /// decided yet) do the same again from the same baseline. Anything else
+    /// goes the exact way.
     private func appendNewItemLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterParagraphLineFeed, trailingParagraphNode > 0, !publishedPending, !placeholderShown,
-              lastFootnoteKeys.isEmpty, provisionalFrom == nil, !bytes.isEmpty, bytes.count <= 256,
-              !lastTailIDs.isEmpty else { return false }
+        guard !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, provisionalFrom == nil,
+              !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         let sourceCount = storage.source.count
-        // The line so far: what is already in the source (spaces) and the
-        // new bytes. A cheap filter first: indentation, a list marker, a
-        // space, then plain text starting with a letter (no URL, address or
-        // closing delimiter: one text node).
+        let continuing = itemLine.active && itemLine.end == sourceCount
+        guard continuing || (afterParagraphLineFeed && trailingParagraphNode > 0) else { return false }
+        // The line so far: what is already in the source (spaces, or what
+        // the last pass took) and the new bytes. A cheap filter first:
+        // indentation, a list marker, then nothing or spaces and more.
         var lineStart = sourceCount
-        while lineStart > 0 && storage.source[lineStart - 1] != 0x0A {
-            guard isSpaceOrTab(storage.source[lineStart - 1]) else { return false }
-            lineStart -= 1
+        if continuing {
+            lineStart = itemLine.lineStart
+        } else {
+            while lineStart > 0 && storage.source[lineStart - 1] != 0x0A {
+                guard isSpaceOrTab(storage.source[lineStart - 1]) else { return false }
+                lineStart -= 1
+            }
         }
         var i = 0
         let oldCount = sourceCount - lineStart
@@ -387,10 +394,8 @@ final class StreamEngine: @unchecked Sendable {
         } else {
             return false
         }
-        let afterMarker = i
-        while i < n && at(i) == 0x20 { i += 1 }
-        guard i > afterMarker, i - afterMarker <= 4, i < n else { return false }
-        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        guard i == n || at(i) == 0x20 else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 || b == 0x09 { return false }
         if bytes.contains(where: { $0 >= 0x80 }) && !Normalizer.isClean(bytes) { return false }
 
         // The parser takes the partial line from a checkpoint.
@@ -403,7 +408,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.source.withUnsafeBufferPointer { source in
             p.s = source
             p.consumeLines(final: true)
-            applied = applyNewItemLine(p, cp, source, end: newCount)
+            applied = applyNewItemLine(p, cp, source, lineStart: lineStart, end: newCount, continuing: continuing)
             p.rollback(to: cp)
             p.s = Bytes(start: nil, count: 0)
         }
@@ -415,38 +420,62 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// What `appendNewItemLine` applied to the line being written: where
+    /// it starts, the trailing paragraph before it and the node count then,
+    /// the container it attached to and that container's last child then,
+    /// and the source length after it (valid while nothing else appended).
+    private struct ItemLine {
+        var active = false
+        var lineStart = 0
+        var paragraph = 0
+        var baseline = 0
+        var attach: Int32 = -1
+        var attachLastChild: Int32 = -1
+        var end = -1
+    }
+    @exclusivity(unchecked) private var itemLine = ItemLine()
+
     /// `appendNewItemLine`'s check of what the parser did, and the new nodes.
-    private func applyNewItemLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, end: Int) -> Bool {
+    private func applyNewItemLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, lineStart: Int, end: Int,
+                                  continuing: Bool) -> Bool {
         let firstNew = Int32(cp.blockCount)
         let count = p.blocks.count - cp.blockCount
-        guard count >= 2, count <= 4 else { return false }
-        // New blocks: lists and items down to the paragraph, each the only
-        // child of the one before; the paragraph is the tip, one line, not
-        // a possible definition (closing it changes nothing). Whether later
+        guard count >= 1, count <= 4 else { return false }
+        // New blocks: lists and items, each the only child of the one
+        // before, and maybe a paragraph (one line, not a possible
+        // definition: closing it changes nothing) — the tip. Whether later
         // bytes on the line can still make it something else is
         // `lineDecided`'s to say, for the fast paths that follow.
-        let para = Int32(p.blocks.count - 1)
-        let pb = p.blocks[Int(para)]
-        let contentStart = Int(pb.start)
-        guard p.tip == para, pb.kind == .paragraph, pb.isOpen, pb.lineCount == 1,
-              Int(p.lines[Int(pb.firstLine)].start) == contentStart, Int(p.lines[Int(pb.firstLine)].end) == end,
-              p.lines[Int(pb.firstLine)].pad == 0, contentStart < end,
-              !StreamEngine.mayStartDefinition(source, p.lines[Int(pb.firstLine)]) else { return false }
-        for b in firstNew..<para {
+        let tip = Int32(p.blocks.count - 1)
+        let tb = p.blocks[Int(tip)]
+        guard p.tip == tip, tb.isOpen else { return false }
+        let hasParagraph = tb.kind == .paragraph
+        var contentStart = end
+        if hasParagraph {
+            contentStart = Int(tb.start)
+            let line = p.lines[Int(tb.firstLine)]
+            guard count >= 2, tb.lineCount == 1, Int(line.start) == contentStart, Int(line.end) == end, line.pad == 0,
+                  contentStart < end, !StreamEngine.mayStartDefinition(source, line) else { return false }
+        } else {
+            guard tb.kind == .item, tb.firstChild < 0 else { return false }
+        }
+        for b in firstNew..<(hasParagraph ? tip : tip + 1) {
             let blk = p.blocks[Int(b)]
-            guard blk.kind == .list || blk.kind == .item, blk.isOpen, blk.firstChild == b + 1, blk.lastChild == b + 1
-            else { return false }
+            guard blk.kind == .list || blk.kind == .item, blk.isOpen,
+                  b == tip || (blk.firstChild == b + 1 && blk.lastChild == b + 1) else { return false }
         }
         let attach = p.blocks[Int(firstNew)].parent
         guard attach >= 0, attach < firstNew, p.blocks[Int(attach)].isOpen else { return false }
-        // The open chain at the checkpoint, below `attach`, is closed now,
-        // each block where its node already ends; their nodes are the
-        // ancestors of the trailing paragraph's.
         var nodes = storage.nodes
         storage.nodes = []
         defer { storage.nodes = nodes }
-        let oldPara = trailingParagraphNode
-        guard oldPara < nodes.count, nodes[oldPara].kind == .paragraph else { return false }
+        // A pass over the same line again: back to the baseline.
+        let oldPara = continuing ? itemLine.paragraph : trailingParagraphNode
+        let baseline = continuing ? itemLine.baseline : nodes.count
+        guard oldPara > 0, oldPara < baseline, baseline <= nodes.count, nodes[oldPara].kind == .paragraph else { return false }
+        // The open chain at the checkpoint, below `attach`, is closed now,
+        // each block where its node already ends; their nodes are the
+        // ancestors of the trailing paragraph's.
         var node = oldPara
         var k = p.checkpointChain.count - 1
         while k >= 0 && p.checkpointChain[k] != attach {
@@ -459,13 +488,24 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard k >= 0, node > 0 || attach == 0, nodes[node].kind == p.blocks[Int(attach)].kind,
               Int(nodes[node].start) == Int(p.blocks[Int(attach)].start) else { return false }
-        // The trailing paragraph's subtree ends the store: new nodes follow.
-        // (Parents precede their children: up from the last node.)
-        var last = nodes.count - 1
+        // The trailing paragraph's subtree ends the store (at the baseline):
+        // new nodes follow. (Parents precede their children.)
+        var last = baseline - 1
         while last > oldPara { last = Int(nodes[last].parent) }
         guard last == oldPara else { return false }
+        if continuing {
+            // (Checked above on nodes below the baseline, which the last
+            // pass left as they were but for these links.)
+            let a = Int(itemLine.attach), c = itemLine.attachLastChild
+            guard a < baseline, c < Int32(baseline) else { return false }
+            nodes.removeSubrange(baseline...)
+            nodes[a].lastChild = c
+            if c >= 0 { nodes[Int(c)].next = -1 } else { nodes[a].firstChild = -1 }
+        }
+        itemLine = ItemLine(active: true, lineStart: lineStart, paragraph: oldPara, baseline: baseline,
+                            attach: Int32(node), attachLastChild: nodes[node].lastChild, end: end)
         var parentNode = Int32(node)
-        for b in firstNew...para {
+        for b in firstNew...tip {
             let blk = p.blocks[Int(b)]
             var raw = RawNode(kind: blk.kind, start: Int(blk.start), end: end)
             switch blk.kind {
@@ -482,34 +522,36 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The paragraph's inlines: plain text is one text node (trailing
         // spaces trimmed); anything else goes through the inline parser.
-        var trimmed = end
-        while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
-        var plain = true
-        var previous: UInt8 = 0x20
-        var previous2: UInt8 = 0x20
-        for k in contentStart..<trimmed {
-            let b = source[k]
-            if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
-                || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
-                plain = false
-                break
-            }
-            (previous2, previous) = (previous, b)
-        }
         var textNode: Int32 = -1
-        if plain {
-            var text = RawNode(kind: .text, start: contentStart, end: trimmed)
-            text.a = ByteRef.source(contentStart, trimmed)
-            textNode = BlockParser.appendNode(text, parent: parentNode, into: &nodes)
-        } else {
-            let inline = inlineParserForLastSnapshot()
-            inline.sourceBytes = storage.source
-            swap(&inline.arena, &storage.arena)
-            p.loadLeafContent(para, inline: inline, trimTrailing: true)
-            inline.parse()
-            p.emitInlines(inline, parent: parentNode, into: &nodes)
-            swap(&inline.arena, &storage.arena)
-            inline.sourceBytes = []
+        var trimmed = end
+        if hasParagraph {
+            while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
+            var plain = true
+            var previous: UInt8 = 0x20
+            var previous2: UInt8 = 0x20
+            for k in contentStart..<trimmed {
+                let b = source[k]
+                if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
+                    || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
+                    plain = false
+                    break
+                }
+                (previous2, previous) = (previous, b)
+            }
+            if plain {
+                var text = RawNode(kind: .text, start: contentStart, end: trimmed)
+                text.a = ByteRef.source(contentStart, trimmed)
+                textNode = BlockParser.appendNode(text, parent: parentNode, into: &nodes)
+            } else {
+                let inline = inlineParserForLastSnapshot()
+                inline.sourceBytes = storage.source
+                swap(&inline.arena, &storage.arena)
+                p.loadLeafContent(tip, inline: inline, trimTrailing: true)
+                inline.parse()
+                p.emitInlines(inline, parent: parentNode, into: &nodes)
+                swap(&inline.arena, &storage.arena)
+                inline.sourceBytes = []
+            }
         }
         // The open ancestors end with the source.
         var a = nodes[Int(parentNode)].parent
@@ -517,11 +559,16 @@ final class StreamEngine: @unchecked Sendable {
             nodes[Int(a)].end = UInt32(end)
             a = nodes[Int(a)].parent
         }
-        // The new paragraph is the trailing one for the fast paths.
-        trailingParagraphNode = Int(parentNode)
+        // The new paragraph (if any) is the trailing one for the fast paths.
         trailingParagraphLines.removeAll(keepingCapacity: true)
-        trailingParagraphLines.append(Line(start: contentStart, end: end))
-        trailingParagraphUndecided = !StreamEngine.lineDecided(source, contentStart, end)
+        if hasParagraph {
+            trailingParagraphNode = Int(parentNode)
+            trailingParagraphLines.append(Line(start: contentStart, end: end))
+            trailingParagraphUndecided = !StreamEngine.lineDecided(source, contentStart, end)
+        } else {
+            trailingParagraphNode = 0
+            trailingParagraphUndecided = false
+        }
         leafInlineNode = -1
         _ = trailingBlockChanged()
         if textNode >= 0 && !trailingParagraphUndecided {
@@ -2269,6 +2316,7 @@ final class StreamEngine: @unchecked Sendable {
 
     private func publish(finalInput: Bool) -> StreamUpdate {
         fullSnapshots &+= 1
+        itemLine.active = false
         placeholderShown = false
         leafInlineNode = -1
         afterParagraphLineFeed = false
