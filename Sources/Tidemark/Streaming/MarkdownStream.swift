@@ -197,7 +197,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
         e.afterParagraphLineFeed = afterParagraphLineFeed
-        e.itemLine = itemLine
+        e.newLine = newLine
         e.blankPartialLine = blankPartialLine
         e.afterCodeLineFeed = afterCodeLineFeed
         e.afterTableRowLineFeed = afterTableRowLineFeed
@@ -219,6 +219,8 @@ final class StreamEngine: @unchecked Sendable {
         e.lastDiff = lastDiff
         e.lastDiffMode = lastDiffMode
         e.lastSingleID = lastSingleID
+        e.appendEpoch = appendEpoch
+        e.diffEpoch = diffEpoch
         e.lastFinal = lastFinal
         e.lastDefinitions = lastDefinitions
         e.lastFootnoteKeys = lastFootnoteKeys
@@ -229,6 +231,7 @@ final class StreamEngine: @unchecked Sendable {
     // MARK: Appending
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        appendEpoch &+= 1
         // The hottest path first: plain ASCII right after plain bytes.
         if hotText >= 0 && wordCheckedEnd == storage.source.count && !placeholderShown && appendPlainASCIIAgain(bytes) {
             return lastUpdate
@@ -343,72 +346,65 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendNewItemLine(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendNewBlockLine(bytes)
     }
 
-    /// The first bytes of a line after the trailing paragraph's, when they
-    /// start a list item (in the paragraph's list, a list of its own inside
-    /// the paragraph's item, or further out), empty so far or with the
-    /// start of its paragraph: the most common line of a model's answer.
-    /// The block parser takes the partial line from a checkpoint, as for a
-    /// snapshot, and says what it opened and closed; when that is the shape
-    /// this path knows — new list and item containers (and their paragraph)
-    /// under an open container, every block below it closed where it
-    /// already ended — the node store gets only the new nodes and the open
-    /// containers' new ends, and the parser is rolled back. The next bytes
-    /// of the same line (the marker came alone, the paragraph is not
-    /// decided yet) do the same again from the same baseline. Anything else
-    /// goes the exact way.
-    private func appendNewItemLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, provisionalFrom == nil,
-              !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
+    /// The first bytes of a line — after a line feed, with nothing on the
+    /// line but spaces and tabs so far — that start new blocks: a list item
+    /// (in the trailing paragraph's list, a list of its own inside its item,
+    /// or further out), a heading, a paragraph, a quote, a fence, … — most
+    /// lines of a model's answer. The block parser takes the partial line
+    /// from a checkpoint, as for a snapshot, and closes every block as the
+    /// end of the input would; when what it did has the shape this path
+    /// knows — one new block (with its subtree) under a block that was open,
+    /// every block between them closed as the last update showed it, the
+    /// open ones unchanged but for their ends — the store gets only the new
+    /// block's nodes and the new ends, and the parser is rolled back; a
+    /// full snapshot is not needed. The next bytes of the same line do the
+    /// same again from the same baseline while the line is not decided (a
+    /// marker that came alone, `#` before its space). Anything else goes the
+    /// exact way.
+    private func appendNewBlockLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard started, pending.isEmpty, !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, provisionalFrom == nil,
+              !bytes.isEmpty, bytes.count <= 256 else { return false }
         let sourceCount = storage.source.count
-        let continuing = itemLine.active && itemLine.end == sourceCount
-        guard continuing || (afterParagraphLineFeed && trailingParagraphNode > 0) else { return false }
-        // The line so far: what is already in the source (spaces, or what
-        // the last pass took) and the new bytes. A cheap filter first:
-        // indentation, a list marker, then nothing or spaces and more.
+        let continuing = newLine.active && newLine.end == sourceCount
+        // (Whether the line before was a paragraph's: not blank.)
+        let afterParagraph = continuing ? newLine.afterParagraph : afterParagraphLineFeed && trailingParagraphNode > 0
         var lineStart = sourceCount
         if continuing {
-            lineStart = itemLine.lineStart
+            lineStart = newLine.lineStart
         } else {
+            // Only spaces and tabs after the last line feed so far.
             while lineStart > 0 && storage.source[lineStart - 1] != 0x0A {
                 guard isSpaceOrTab(storage.source[lineStart - 1]) else { return false }
                 lineStart -= 1
             }
+            guard lineStart > 0 else { return false }
         }
-        var i = 0
-        let oldCount = sourceCount - lineStart
-        let n = oldCount + bytes.count
-        @inline(__always) func at(_ k: Int) -> UInt8 { k < oldCount ? storage.source[lineStart + k] : bytes[k - oldCount] }
-        while i < n && at(i) == 0x20 { i += 1 }
-        guard i < n else { return false }
-        let m = at(i)
-        if m == UInt8(ascii: "-") || m == UInt8(ascii: "*") || m == UInt8(ascii: "+") {
-            i += 1
-        } else if isASCIIDigit(m) {
-            let d = i
-            while i < n && isASCIIDigit(at(i)) { i += 1 }
-            guard i - d <= 9, i < n, at(i) == UInt8(ascii: ".") || at(i) == UInt8(ascii: ")") else { return false }
-            i += 1
-        } else {
-            return false
+        var content = false
+        for b in bytes {
+            if b == 0x0A || b == 0x0D || b == 0 { return false }
+            if !isSpaceOrTab(b) { content = true }
         }
-        guard i == n || at(i) == 0x20 else { return false }
-        for b in bytes where b == 0x0A || b == 0x0D || b == 0 || b == 0x09 { return false }
+        guard content || continuing else { return false }
         if bytes.contains(where: { $0 >= 0x80 }) && !Normalizer.isClean(bytes) { return false }
+        let p = parser
+        // (Closed top-level blocks are all settled: a full snapshot's work.)
+        let firstOpen = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+        guard firstOpen < 0 || p.blocks[Int(firstOpen)].isOpen else { return false }
 
         // The parser takes the partial line from a checkpoint.
         reclaim()
         storage.source.append(contentsOf: bytes)
         let newCount = storage.source.count
-        let p = parser
         let cp = p.checkpoint()
         var applied = false
         storage.source.withUnsafeBufferPointer { source in
             p.s = source
             p.consumeLines(final: true)
-            applied = applyNewItemLine(p, cp, source, lineStart: lineStart, end: newCount, continuing: continuing)
+            applied = applyNewBlockLine(p, cp, source, lineStart: lineStart, end: newCount, continuing: continuing,
+                                        afterParagraph: afterParagraph)
             p.rollback(to: cp)
             p.s = Bytes(start: nil, count: 0)
         }
@@ -420,92 +416,13 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
-    /// What `appendNewItemLine` applied to the line being written: where
-    /// it starts, the trailing paragraph before it and the node count then,
-    /// the container it attached to and that container's last child then,
-    /// and the source length after it (valid while nothing else appended).
-    private struct ItemLine {
-        var active = false
-        var lineStart = 0
-        var paragraph = 0
-        var baseline = 0
-        var attach: Int32 = -1
-        var attachLastChild: Int32 = -1
-        var end = -1
-    }
-    @exclusivity(unchecked) private var itemLine = ItemLine()
-
-    /// `appendNewItemLine`'s check of what the parser did, and the new nodes.
-    private func applyNewItemLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, lineStart: Int, end: Int,
-                                  continuing: Bool) -> Bool {
-        let firstNew = Int32(cp.blockCount)
-        let count = p.blocks.count - cp.blockCount
-        guard count >= 1, count <= 4 else { return false }
-        // New blocks: lists and items, each the only child of the one
-        // before, and maybe a paragraph (one line, not a possible
-        // definition: closing it changes nothing) — the tip. Whether later
-        // bytes on the line can still make it something else is
-        // `lineDecided`'s to say, for the fast paths that follow.
-        let tip = Int32(p.blocks.count - 1)
-        let tb = p.blocks[Int(tip)]
-        guard p.tip == tip, tb.isOpen else { return false }
-        let hasParagraph = tb.kind == .paragraph
-        var contentStart = end
-        if hasParagraph {
-            contentStart = Int(tb.start)
-            let line = p.lines[Int(tb.firstLine)]
-            guard count >= 2, tb.lineCount == 1, Int(line.start) == contentStart, Int(line.end) == end, line.pad == 0,
-                  contentStart < end, !StreamEngine.mayStartDefinition(source, line) else { return false }
-        } else {
-            guard tb.kind == .item, tb.firstChild < 0 else { return false }
-        }
-        for b in firstNew..<(hasParagraph ? tip : tip + 1) {
-            let blk = p.blocks[Int(b)]
-            guard blk.kind == .list || blk.kind == .item, blk.isOpen,
-                  b == tip || (blk.firstChild == b + 1 && blk.lastChild == b + 1) else { return false }
-        }
-        let attach = p.blocks[Int(firstNew)].parent
-        guard attach >= 0, attach < firstNew, p.blocks[Int(attach)].isOpen else { return false }
-        var nodes = storage.nodes
-        storage.nodes = []
-        defer { storage.nodes = nodes }
-        // A pass over the same line again: back to the baseline.
-        let oldPara = continuing ? itemLine.paragraph : trailingParagraphNode
-        let baseline = continuing ? itemLine.baseline : nodes.count
-        guard oldPara > 0, oldPara < baseline, baseline <= nodes.count, nodes[oldPara].kind == .paragraph else { return false }
-        // The open chain at the checkpoint, below `attach`, is closed now,
-        // each block where its node already ends; their nodes are the
-        // ancestors of the trailing paragraph's.
-        var node = oldPara
-        var k = p.checkpointChain.count - 1
-        while k >= 0 && p.checkpointChain[k] != attach {
-            let b = p.checkpointChain[k]
-            let blk = p.blocks[Int(b)]
-            guard node > 0, !blk.isOpen, nodes[node].kind == blk.kind, Int(nodes[node].start) == Int(blk.start),
-                  Int(nodes[node].end) == Int(blk.end) else { return false }
-            node = Int(nodes[node].parent)
-            k -= 1
-        }
-        guard k >= 0, node > 0 || attach == 0, nodes[node].kind == p.blocks[Int(attach)].kind,
-              Int(nodes[node].start) == Int(p.blocks[Int(attach)].start) else { return false }
-        // The trailing paragraph's subtree ends the store (at the baseline):
-        // new nodes follow. (Parents precede their children.)
-        var last = baseline - 1
-        while last > oldPara { last = Int(nodes[last].parent) }
-        guard last == oldPara else { return false }
-        if continuing {
-            // (Checked above on nodes below the baseline, which the last
-            // pass left as they were but for these links.)
-            let a = Int(itemLine.attach), c = itemLine.attachLastChild
-            guard a < baseline, c < Int32(baseline) else { return false }
-            nodes.removeSubrange(baseline...)
-            nodes[a].lastChild = c
-            if c >= 0 { nodes[Int(c)].next = -1 } else { nodes[a].firstChild = -1 }
-        }
-        itemLine = ItemLine(active: true, lineStart: lineStart, paragraph: oldPara, baseline: baseline,
-                            attach: Int32(node), attachLastChild: nodes[node].lastChild, end: end)
-        var parentNode = Int32(node)
-        for b in firstNew...tip {
+    /// The nodes of new open lists and items down to paragraph `para`
+    /// (one line) under `parent`, as closing them at the end of the input
+    /// would make them: they end with the source; a new list is tight.
+    private func emitNewItemChain(_ p: BlockParser, from firstNew: Int32, to para: Int32, under parent: Int32, _ source: Bytes,
+                                  end: Int, into nodes: inout [RawNode]) {
+        var parentNode = parent
+        for b in firstNew...para {
             let blk = p.blocks[Int(b)]
             var raw = RawNode(kind: blk.kind, start: Int(blk.start), end: end)
             switch blk.kind {
@@ -522,63 +439,192 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The paragraph's inlines: plain text is one text node (trailing
         // spaces trimmed); anything else goes through the inline parser.
-        var textNode: Int32 = -1
+        let contentStart = Int(p.blocks[Int(para)].start)
         var trimmed = end
-        if hasParagraph {
-            while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
-            var plain = true
-            var previous: UInt8 = 0x20
-            var previous2: UInt8 = 0x20
-            for k in contentStart..<trimmed {
-                let b = source[k]
-                if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
-                    || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
-                    plain = false
-                    break
-                }
-                (previous2, previous) = (previous, b)
+        while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
+        var plain = true
+        var previous: UInt8 = 0x20
+        var previous2: UInt8 = 0x20
+        for k in contentStart..<trimmed {
+            let b = source[k]
+            if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
+                || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
+                plain = false
+                break
             }
-            if plain {
+            (previous2, previous) = (previous, b)
+        }
+        if plain {
+            if trimmed > contentStart {
                 var text = RawNode(kind: .text, start: contentStart, end: trimmed)
                 text.a = ByteRef.source(contentStart, trimmed)
-                textNode = BlockParser.appendNode(text, parent: parentNode, into: &nodes)
-            } else {
-                let inline = inlineParserForLastSnapshot()
-                inline.sourceBytes = storage.source
-                swap(&inline.arena, &storage.arena)
-                p.loadLeafContent(tip, inline: inline, trimTrailing: true)
-                inline.parse()
-                p.emitInlines(inline, parent: parentNode, into: &nodes)
-                swap(&inline.arena, &storage.arena)
-                inline.sourceBytes = []
+                _ = BlockParser.appendNode(text, parent: parentNode, into: &nodes)
+            }
+        } else {
+            let inline = inlineParser(p)
+            inline.sourceBytes = storage.source
+            swap(&inline.arena, &storage.arena)
+            p.loadLeafContent(para, inline: inline, trimTrailing: true)
+            inline.parse()
+            p.emitInlines(inline, parent: parentNode, into: &nodes)
+            swap(&inline.arena, &storage.arena)
+            inline.sourceBytes = []
+        }
+    }
+
+    /// What `appendNewBlockLine` applied to the line being written: where
+    /// it starts, the node count before its nodes, the container it
+    /// attached them to and that container's last child then, and the
+    /// source length after it (valid while nothing else appended).
+    private struct NewLine {
+        var active = false
+        var lineStart = 0
+        var baseline = 0
+        var attach: Int32 = -1
+        var attachLastChild: Int32 = -1
+        var end = -1
+        var afterParagraph = false
+    }
+    @exclusivity(unchecked) private var newLine = NewLine()
+
+    /// `appendNewBlockLine`'s check of what the parser did, and the new
+    /// nodes. The parser has taken the partial line; it is rolled back after.
+    private func applyNewBlockLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, lineStart: Int, end: Int,
+                                   continuing: Bool, afterParagraph: Bool) -> Bool {
+        let firstNew = Int32(cp.blockCount)
+        let blockCount = p.blocks.count
+        guard blockCount > cp.blockCount, blockCount - cp.blockCount <= 16,
+              p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
+              p.tip >= firstNew else { return false }
+        // One new block under an open one; the rest of the new ones below it.
+        let attach = p.blocks[Int(firstNew)].parent
+        guard attach >= 0, attach < firstNew, p.blocks[Int(attach)].isOpen,
+              p.blocks[Int(attach)].lastChild == firstNew else { return false }
+        for b in (firstNew + 1)..<Int32(blockCount) where p.blocks[Int(b)].parent < firstNew { return false }
+        // The blocks open at the checkpoint: closed below `attach`, open
+        // above. Their nodes: the store's chain of last children.
+        let chain = p.checkpointChain
+        guard let attachDepth = chain.firstIndex(of: attach) else { return false }
+        for k in chain.indices {
+            guard p.blocks[Int(chain[k])].isOpen == (k <= attachDepth) else { return false }
+        }
+        // The common shape: lists and items, each the only child of the one
+        // before, down to a one-line paragraph that cannot be a definition,
+        // after a paragraph's line (not blank: so no list turns loose): the
+        // blocks the line closed are final already, and the new ones are
+        // emitted here without closing them (the open blocks end with the
+        // source).
+        let tip = Int32(blockCount - 1)
+        var direct = afterParagraph && p.tip == tip && p.blocks[Int(tip)].kind == .paragraph
+            && p.blocks[Int(tip)].lineCount == 1
+        if direct {
+            let line = p.lines[Int(p.blocks[Int(tip)].firstLine)]
+            direct = line.pad == 0 && Int(line.end) == end && Int(line.start) < end && !StreamEngine.mayStartDefinition(source, line)
+            var b = firstNew
+            while direct && b < tip {
+                let blk = p.blocks[Int(b)]
+                direct = (blk.kind == .list || blk.kind == .item) && blk.firstChild == b + 1 && blk.lastChild == b + 1
+                b += 1
             }
         }
-        // The open ancestors end with the source.
-        var a = nodes[Int(parentNode)].parent
+        // The fast paths that follow are prepared from the open blocks.
+        recordTrailingParagraph(p, partialLineStart: lineStart, sourceCount: end)
+        recordTrailingRow(p, partialLineStart: lineStart, sourceCount: end)
+        if !direct {
+            p.finishDocument()
+            // (Closing a paragraph can take definitions out of it, or all of it.)
+            guard p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
+                  p.blocks[Int(attach)].lastChild == firstNew else { return false }
+        }
+        var nodes = storage.nodes
+        storage.nodes = []
+        defer { storage.nodes = nodes }
+        let baseline = continuing ? newLine.baseline : nodes.count
+        guard baseline <= nodes.count else { return false }
+        // Each block of the chain where the last update showed it, as it is
+        // final now (closed below `attach`; above, only the end moves).
+        var node: Int32 = 0
+        var attachNode: Int32 = 0
+        for k in chain.indices {
+            let b = chain[k]
+            if k > 0 {
+                // (Past the last pass's attach point: the child it had.)
+                node = continuing && node == newLine.attach ? newLine.attachLastChild : nodes[Int(node)].lastChild
+                guard node > 0, Int(node) < baseline else { return false }
+            }
+            let blk = p.blocks[Int(b)]
+            let n = nodes[Int(node)]
+            guard n.kind == blk.kind, Int(n.start) == Int(blk.start), k <= attachDepth || Int(n.end) == Int(blk.end)
+            else { return false }
+            switch blk.kind {
+            case .list: guard direct && k <= attachDepth || n.flags & 1 == (blk.tight ? 1 : 0) else { return false }
+            case .heading: guard n.small == UInt16(blk.level), n.flags & 1 == (blk.setext ? 1 : 0) else { return false }
+            case .document, .item, .blockQuote, .alert, .footnoteDefinition, .paragraph: break
+            default: return false
+            }
+            if k == attachDepth { attachNode = node }
+        }
+        // The new nodes follow the last update's (at the baseline): the
+        // last of those is in the subtree of the chain's last block.
+        if continuing {
+            // (A new top-level block changed the layout: a snapshot redoes
+            // it. Else the nodes below the baseline are as the last pass
+            // left them but for these links.)
+            guard newLine.attach != 0 && attachNode != 0 else { return false }
+            let a = Int(newLine.attach), c = newLine.attachLastChild
+            guard a < baseline, c < Int32(baseline) else { return false }
+            nodes.removeSubrange(baseline...)
+            nodes[a].lastChild = c
+            if c >= 0 { nodes[Int(c)].next = -1 } else { nodes[a].firstChild = -1 }
+        }
+        newLine = NewLine(active: true, lineStart: lineStart, baseline: baseline, attach: attachNode,
+                          attachLastChild: nodes[Int(attachNode)].lastChild, end: end, afterParagraph: afterParagraph)
+        let first = nodes.count
+        if direct {
+            emitNewItemChain(p, from: firstNew, to: tip, under: attachNode, source, end: end, into: &nodes)
+        } else {
+            let inline = inlineParser(p)
+            inline.sourceBytes = storage.source
+            swap(&inline.arena, &storage.arena)
+            p.emitBlocks(from: firstNew, parent: attachNode, siblings: false, into: &nodes, inline: inline)
+            swap(&inline.arena, &storage.arena)
+            inline.sourceBytes = []
+        }
+        // The open blocks end with the source.
+        var a = attachNode
         while a >= 0 {
             nodes[Int(a)].end = UInt32(end)
             a = nodes[Int(a)].parent
         }
-        // The new paragraph (if any) is the trailing one for the fast paths.
-        trailingParagraphLines.removeAll(keepingCapacity: true)
-        if hasParagraph {
-            trailingParagraphNode = Int(parentNode)
-            trailingParagraphLines.append(Line(start: contentStart, end: end))
-            trailingParagraphUndecided = !StreamEngine.lineDecided(source, contentStart, end)
-        } else {
-            trailingParagraphNode = 0
-            trailingParagraphUndecided = false
-        }
+        nodes[0].end = UInt32(end)
+        findTrailingLeaf(nodes)
         leafInlineNode = -1
-        _ = trailingBlockChanged()
-        if textNode >= 0 && !trailingParagraphUndecided {
-            // Plain bytes next extend the text (see `appendPlainTextAgain`).
-            hotText = Int(textNode)
-            hotLeaf = Int(parentNode)
-            hotInCell = false
-            hotLineStart = contentStart
-            hotTrimmed = trimmed
-            wordCheckedEnd = end
+        wordCheckedEnd = -1
+        afterParagraphLineFeed = false
+        afterCodeLineFeed = false
+        afterTableRowLineFeed = false
+        blankPartialLine = false
+        if attachNode == 0 {
+            // A new top-level block: the diff and the layout are new too.
+            storage.nodes = nodes
+            nodes = []
+            var tops = tailTopsScratch
+            tailTopsScratch = []
+            tops.removeAll(keepingCapacity: true)
+            tops.append(contentsOf: lastLayout.tailStarts)
+            tops.append(first)
+            justSettled.removeAll(keepingCapacity: true)
+            storage.streamLayout = nil
+            storage.streamDiff = nil
+            publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
+                        definitionsMoved: false)
+            tops.removeAll(keepingCapacity: true)
+            tailTopsScratch = tops
+            nodes = storage.nodes
+            storage.nodes = []
+            lastFinal = false
+        } else {
+            _ = trailingBlockChanged()
         }
         return true
     }
@@ -600,9 +646,10 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes[0].end = UInt32(storage.source.count)
         let (paragraph, blank) = (afterParagraphLineFeed, blankPartialLine)
         if lastTailIDs.isEmpty {
-            // Every block is settled: nothing but the root changed.
+            // Every block is settled: nothing but the root changed (and
+            // what an earlier part of the same chunk changed).
             wordCheckedEnd = -1
-            lastDiffMode = 2
+            if diffEpoch != appendEpoch { lastDiffMode = 2 }
             lastFinal = false
         } else {
             _ = trailingBlockChanged()
@@ -707,6 +754,7 @@ final class StreamEngine: @unchecked Sendable {
 
     func finish() -> StreamUpdate {
         if finished { return lastUpdate }
+        appendEpoch &+= 1
         if !started { started = true }
         let update = publish(finalInput: true)
         finished = true
@@ -1838,10 +1886,41 @@ final class StreamEngine: @unchecked Sendable {
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
-        lastDiffMode = 1
-        lastSingleID = id
+        if diffEpoch == appendEpoch && !(lastDiffMode == 1 && lastSingleID == id) {
+            // An earlier part of the same chunk set a diff of its own (a new
+            // block): this block's change joins it.
+            mergeIntoDiff(id)
+        } else {
+            lastDiffMode = 1
+            lastSingleID = id
+        }
         lastFinal = false
         return true
+    }
+
+    /// Counts the public appends (and `finish`); `diffEpoch` is the count
+    /// when a snapshot or a structural fast path last set the diff.
+    @exclusivity(unchecked) private var appendEpoch: UInt64 = 0
+    @exclusivity(unchecked) private var diffEpoch: UInt64 = 0
+
+    /// Adds block `id` to the changed blocks of the current diff.
+    private func mergeIntoDiff(_ id: BlockID) {
+        switch lastDiffMode {
+        case 2:
+            lastDiffMode = 1
+            lastSingleID = id
+        case 1:
+            lastDiffMode = 0
+            lastDiff = StreamDiff(changed: [lastSingleID, id], inserted: [], removed: [])
+        default:
+            let d = lastDiff
+            guard !d.changed.contains(id) && !d.inserted.contains(id) else { return }
+            if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty && storage.streamDiff !== d {
+                d.changed.append(id)
+            } else {
+                lastDiff = StreamDiff(changed: d.changed + [id], inserted: d.inserted, removed: d.removed)
+            }
+        }
     }
 
     /// A storage published earlier, kept to be written again once no reader
@@ -2316,7 +2395,7 @@ final class StreamEngine: @unchecked Sendable {
 
     private func publish(finalInput: Bool) -> StreamUpdate {
         fullSnapshots &+= 1
-        itemLine.active = false
+        newLine.active = false
         placeholderShown = false
         leafInlineNode = -1
         afterParagraphLineFeed = false
@@ -2571,6 +2650,7 @@ final class StreamEngine: @unchecked Sendable {
     /// pending before.
     private func publishDiff(provisional: Int?, renumbered: [Int], tailTops: [Int], dirtyFrom: Int,
                              previousHadPending: Bool, definitionsMoved: Bool) {
+        diffEpoch = appendEpoch
         if provisional == nil && renumbered.isEmpty && justSettled.isEmpty && provisionalShown.isEmpty
             && tailTops.count == 1 && tailBlocks.count == 1 && !lastLayoutProvisional,
            publishSameTailBlock(tailTops[0], dirtyFrom: dirtyFrom, previousHadPending: previousHadPending,
