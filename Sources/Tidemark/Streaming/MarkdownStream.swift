@@ -269,7 +269,7 @@ final class StreamEngine: @unchecked Sendable {
                         return appendExactly(rest)
                     }
                     guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() || appendBlankCodeLine()
-                            || appendTableRowLineFeed() else {
+                            || appendTableRowLineFeed() || appendBlankLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -390,12 +390,25 @@ final class StreamEngine: @unchecked Sendable {
         guard content || continuing else { return false }
         if bytes.contains(where: { $0 >= 0x80 }) && !Normalizer.isClean(bytes) { return false }
         let p = parser
-        // (Closed top-level blocks are all settled: a full snapshot's work.)
+        reclaim()
+        // Top-level blocks the line feed closed settle first, as in a
+        // snapshot (kept as the last update showed them, when they are).
         let firstOpen = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
-        guard firstOpen < 0 || p.blocks[Int(firstOpen)].isOpen else { return false }
+        var settled = false
+        if firstOpen >= 0 && !p.blocks[Int(firstOpen)].isOpen {
+            guard !continuing, !keepJustSettled else { return false }
+            storage.streamLayout = nil
+            storage.streamDiff = nil
+            storage.source.withUnsafeBufferPointer { settle($0) }
+            settled = true
+            // (If this path gives up, the snapshot that follows reports them.)
+            keepJustSettled = true
+            tailLogValid = false
+        } else if !continuing {
+            justSettled.removeAll(keepingCapacity: true)
+        }
 
         // The parser takes the partial line from a checkpoint.
-        reclaim()
         storage.source.append(contentsOf: bytes)
         let newCount = storage.source.count
         let cp = p.checkpoint()
@@ -404,7 +417,7 @@ final class StreamEngine: @unchecked Sendable {
             p.s = source
             p.consumeLines(final: true)
             applied = applyNewBlockLine(p, cp, source, lineStart: lineStart, end: newCount, continuing: continuing,
-                                        afterParagraph: afterParagraph)
+                                        afterParagraph: afterParagraph, settled: settled)
             p.rollback(to: cp)
             p.s = Bytes(start: nil, count: 0)
         }
@@ -490,7 +503,7 @@ final class StreamEngine: @unchecked Sendable {
     /// `appendNewBlockLine`'s check of what the parser did, and the new
     /// nodes. The parser has taken the partial line; it is rolled back after.
     private func applyNewBlockLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, lineStart: Int, end: Int,
-                                   continuing: Bool, afterParagraph: Bool) -> Bool {
+                                   continuing: Bool, afterParagraph: Bool, settled: Bool) -> Bool {
         let firstNew = Int32(cp.blockCount)
         let blockCount = p.blocks.count
         guard blockCount > cp.blockCount, blockCount - cp.blockCount <= 16,
@@ -570,7 +583,7 @@ final class StreamEngine: @unchecked Sendable {
             // (A new top-level block changed the layout: a snapshot redoes
             // it. Else the nodes below the baseline are as the last pass
             // left them but for these links.)
-            guard newLine.attach != 0 && attachNode != 0 else { return false }
+            guard newLine.attach != 0 && attachNode != 0 && !settled else { return false }
             let a = Int(newLine.attach), c = newLine.attachLastChild
             guard a < baseline, c < Int32(baseline) else { return false }
             nodes.removeSubrange(baseline...)
@@ -604,16 +617,17 @@ final class StreamEngine: @unchecked Sendable {
         afterCodeLineFeed = false
         afterTableRowLineFeed = false
         blankPartialLine = false
-        if attachNode == 0 {
-            // A new top-level block: the diff and the layout are new too.
+        keepJustSettled = false
+        if attachNode == 0 || settled {
+            // A new top-level block, or blocks settled: the diff and the
+            // layout are new too.
             storage.nodes = nodes
             nodes = []
             var tops = tailTopsScratch
             tailTopsScratch = []
             tops.removeAll(keepingCapacity: true)
-            tops.append(contentsOf: lastLayout.tailStarts)
-            tops.append(first)
-            justSettled.removeAll(keepingCapacity: true)
+            for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
+            if attachNode == 0 { tops.append(first) }
             storage.streamLayout = nil
             storage.streamDiff = nil
             publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
@@ -681,6 +695,27 @@ final class StreamEngine: @unchecked Sendable {
               leafLineDecided(UnsafeBufferPointer(start: nil, count: 0)) else { return false }
         consumeLineFeed()
         afterParagraphLineFeed = true
+        return true
+    }
+
+    /// The line feed of a blank line after the trailing paragraph's (or
+    /// heading's) line: the parser consumes it, closing the paragraph (and
+    /// what a blank line closes around it) — which the document showed as
+    /// it is: blank lines after a block are not part of it or of its
+    /// containers, and nothing else moves but the root's end. The next line
+    /// can then take `appendNewBlockLine`.
+    private func appendBlankLineFeed() -> Bool {
+        let leaf = trailingParagraphNode
+        let sourceCount = storage.source.count
+        guard afterParagraphLineFeed, leaf > 0, leaf >= settledNodeCount, leaf < storage.nodes.count, !publishedPending,
+              !placeholderShown, let line = trailingParagraphLines.last, Int(line.end) < sourceCount,
+              storage.source[Int(line.end)] == 0x0A else { return false }
+        // (Only spaces and tabs after the paragraph's line feed.)
+        for i in (Int(line.end) + 1)..<sourceCount where !isSpaceOrTab(storage.source[i]) { return false }
+        consumeLineFeed()
+        trailingParagraphNode = 0
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        leafInlineNode = -1
         return true
     }
 
@@ -2106,7 +2141,13 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var footnoteSignature: [Int32] = []
 
     private func settle(_ source: Bytes) {
-        if !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
+        // (`appendNewBlockLine` may have settled blocks before it gave up:
+        // they are reported with this snapshot.)
+        if keepJustSettled {
+            keepJustSettled = false
+        } else if !justSettled.isEmpty {
+            justSettled.removeAll(keepingCapacity: true)
+        }
         let p = parser
         // A new definition may resolve a reference in a settled block.
         var rebuildFrom = provisionalFrom
@@ -2248,6 +2289,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes = nodes
     }
     @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
+    @exclusivity(unchecked) private var keepJustSettled = false
 
     /// Whether closed top-level block `b` is the block the last update
     /// showed at node `at`, as it is now final, and if so where its nodes
@@ -2650,7 +2692,45 @@ final class StreamEngine: @unchecked Sendable {
     /// pending before.
     private func publishDiff(provisional: Int?, renumbered: [Int], tailTops: [Int], dirtyFrom: Int,
                              previousHadPending: Bool, definitionsMoved: Bool) {
+        // An earlier part of the same chunk set a diff of its own (a block
+        // it added, one it settled): what it said is kept.
+        if diffEpoch == appendEpoch {
+            let earlier = currentDiff()
+            publishDiffAlone(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
+                             previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
+            var (changed, inserted, removed) = currentDiff()
+            for id in earlier.removed where !removed.contains(id) { removed.append(id) }
+            for id in earlier.inserted {
+                if let r = removed.firstIndex(of: id) {
+                    removed.remove(at: r)  // never shown
+                    continue
+                }
+                if !inserted.contains(id) { inserted.append(id) }
+                if let c = changed.firstIndex(of: id) { changed.remove(at: c) }
+            }
+            for id in earlier.changed where !removed.contains(id) && !inserted.contains(id) && !changed.contains(id) {
+                changed.append(id)
+            }
+            lastDiffMode = 0
+            lastDiff = StreamDiff(changed: changed, inserted: inserted, removed: removed)
+            return
+        }
         diffEpoch = appendEpoch
+        publishDiffAlone(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
+                         previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
+    }
+
+    /// The diff the engine would report now, as arrays.
+    private func currentDiff() -> (changed: [BlockID], inserted: [BlockID], removed: [BlockID]) {
+        switch lastDiffMode {
+        case 0: return (lastDiff.changed, lastDiff.inserted, lastDiff.removed)
+        case 1: return ([lastSingleID], [], [])
+        default: return ([], [], [])
+        }
+    }
+
+    private func publishDiffAlone(provisional: Int?, renumbered: [Int], tailTops: [Int], dirtyFrom: Int,
+                                  previousHadPending: Bool, definitionsMoved: Bool) {
         if provisional == nil && renumbered.isEmpty && justSettled.isEmpty && provisionalShown.isEmpty
             && tailTops.count == 1 && tailBlocks.count == 1 && !lastLayoutProvisional,
            publishSameTailBlock(tailTops[0], dirtyFrom: dirtyFrom, previousHadPending: previousHadPending,
