@@ -38,6 +38,16 @@ import Testing
                 if held.count > hold { held.removeFirst() }
             }
             if checkDiff {
+                // The diff's shape: no id twice, kept, changed and inserted
+                // partition the blocks, nothing removed is still there.
+                let ids = Set(update.blockIDs)
+                let changed = Set(update.changed), inserted = Set(update.inserted)
+                if changed.count != update.changed.count || inserted.count != update.inserted.count
+                    || !changed.isDisjoint(with: inserted) || !changed.union(inserted).isSubset(of: ids)
+                    || update.kept.count + changed.count + inserted.count != ids.count
+                    || !Set(update.removed).isDisjoint(with: ids) {
+                    return "after \(at) bytes (chunks \(chunks)): diff changed \(update.changed) inserted \(update.inserted) removed \(update.removed) for blocks \(update.blockIDs)"
+                }
                 var now: [BlockID: String] = [:]
                 for id in update.blockIDs {
                     if let node = update.node(for: id) { now[id] = update.document.html(of: node) }
@@ -305,6 +315,18 @@ import Testing
             String(repeating: "*a b* c ", count: 20) + String(repeating: "**a `b` c** d ", count: 10),
             String(repeating: "*a b c d e f* g ", count: 10) + "*h " + words + "i*",
             String(repeating: "~~a b~~ *c **d e** f* ", count: 8),
+            // Many openers waiting at once (they stay where they are on the
+            // delimiter stack between parses, and the opener searches keep
+            // what they learned): closers of another kind, closers that take
+            // the latest or the earliest of them, the rule of 3.
+            String(repeating: "*a ", count: 40) + String(repeating: "b_ ", count: 40) + String(repeating: "c* ", count: 41),
+            String(repeating: "*a _b ", count: 20) + words + String(repeating: "c_ d* ", count: 21),
+            String(repeating: "**a ", count: 10) + String(repeating: "b* ", count: 5) + words + String(repeating: "c** ", count: 6),
+            String(repeating: "*a ~~b _c ", count: 10) + "d~~ " + words + String(repeating: "e* f_ ", count: 10),
+            String(repeating: "*a **b ***c ", count: 5) + words + String(repeating: "d*** e** f* ", count: 5),
+            "_x " + String(repeating: "*a ", count: 30) + words + "y_ " + String(repeating: "b* ", count: 30),
+            String(repeating: "a*b ", count: 20) + String(repeating: "*c ", count: 20) + "d* " + words,
+            "_x a*b " + words + "c*d " + words + "y_ " + String(repeating: "_e f*g ", count: 10) + words + "h*i",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 3, 4, 7, 16])
         // The resume point moves past the opener: the parse of each append
@@ -322,6 +344,27 @@ import Testing
         for k in stride(from: 0, to: text2.count, by: 4) { pairs.append(bytes: text2[k..<min(k + 4, text2.count)]) }
         #expect((pairs.engine.leafInline?.resumePosition ?? 0) > text2.count - 20)
         #expect(pairs.document == Document(parsing: String(decoding: text2, as: UTF8.self)))
+    }
+
+    /// A definition that resolves a reference in a block that settled
+    /// earlier in the same append (a new block's line settled it, then a
+    /// full snapshot emitted it again): the block is reported once (stream
+    /// fuzz finding).
+    @Test func blockSettledTwiceInOneAppendIsReportedOnce() {
+        let docs = [
+            "p [foo]: /url1\n\n[foo]: /url2\n\n[bar][f",
+            "p [foo]\n\nq\n\n[foo]: /u\n\n- a [foo]",
+            "p [^1] x\n\n[^1]: note\n\n## h [^1]",
+        ]
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                for size in [1, 8, 32] {
+                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
+                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                }
+            }
+        }
     }
 
     /// Long open lists: earlier items are skipped in one step by the tail

@@ -2179,6 +2179,14 @@ final class StreamEngine: @unchecked Sendable {
         var blocksToEmit = candidates
         var oldHashes: [Int] = []
         var oldMisses: [Set<[UInt8]>] = []
+        // Blocks that settled earlier in this append and are emitted again
+        // now: one entry each, with what the last update showed of them.
+        var earlier: [(id: BlockID, oldHash: Int?, forced: Bool)] = []
+        if let r = rebuildFrom, !justSettled.isEmpty {
+            let cut = max(0, r - (settledBlocks.count - justSettled.count))
+            for e in justSettled[min(cut, justSettled.count)...] { earlier.append((e.id, e.oldHash, e.forced)) }
+            if cut < justSettled.count { justSettled.removeSubrange(cut...) }
+        }
         if let r = rebuildFrom {
             lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
             oldHashes = Array(settledHashes[r...])
@@ -2272,9 +2280,14 @@ final class StreamEngine: @unchecked Sendable {
             if settledIDs.count < settledBlocks.count {
                 settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
             }
-            let k = justSettled.count
-            let forced = k < oldMisses.count && oldMisses[k].contains { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }
-            justSettled.append((settledIDs[settledBlocks.count - 1], h, k < oldHashes.count ? oldHashes[k] : nil, forced))
+            let id = settledIDs[settledBlocks.count - 1]
+            var forced = i < oldMisses.count && oldMisses[i].contains { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }
+            var oldHash = i < oldHashes.count ? oldHashes[i] : nil
+            if !earlier.isEmpty, let e = earlier.first(where: { $0.id == id }) {
+                oldHash = e.oldHash
+                forced = forced || e.forced
+            }
+            justSettled.append((id, h, oldHash, forced))
         }
         p.s = Bytes(start: nil, count: 0)
         if let inline {
