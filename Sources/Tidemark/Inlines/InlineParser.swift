@@ -177,13 +177,26 @@ final class InlineParser {
     /// point must follow a space or tab.
     @exclusivity(unchecked) var autolinkMayGrow = false
     /// The openers left unmatched before the resume point (emphasis and
-    /// strikethrough delimiters that a later closer may still take), as the
-    /// delimiter stack held them there: a resumed parse starts with them.
-    @exclusivity(unchecked) var resumeOpeners: [Delimiter] = []
-    /// Set by `processEmphasis` when it takes (part of) an opener of
-    /// `resumeOpeners`: nodes before the resume point changed (after
-    /// `parseResuming`: in that call).
+    /// strikethrough delimiters that a later closer may still take) are
+    /// `delimiters[..<resumeOpenerCount]`, linked in order, as the stack held
+    /// them there: a resumed parse starts with them where they are (no copy:
+    /// with n openers waiting, a copy per call made a streamed paragraph
+    /// quadratic). Each was processed as a closer before the resume point,
+    /// so a resumed `processEmphasis` takes closers only from above them.
+    @exclusivity(unchecked) var resumeOpenerCount: Int32 = 0
+    /// `openersBottom` at the resume point: an opener search of a later
+    /// closer stops where the searches before the point stopped, as in one
+    /// pass over the whole paragraph.
+    @exclusivity(unchecked) var resumeOpenersBottom: [Int32] = []
+    /// The lowest index of `delimiters[..<resumeOpenerCount]` that a closer
+    /// took (part of) in this call; below it they are as they were.
+    @exclusivity(unchecked) var touchedFloor: Int32 = .max
+    /// Set by `processEmphasis` when it takes (part of) an opener from
+    /// before the resume point: nodes before the resume point changed
+    /// (after `parseResuming`: in that call).
     @exclusivity(unchecked) var touchedResumeOpeners = false
+    /// (Scratch of `tryResumePoint`.)
+    @exclusivity(unchecked) var liveScratch: [Int32] = []
     /// The last resume point with no opener left before it: no later byte
     /// changes a node before it. At or before the resume point.
     @exclusivity(unchecked) var cleanPosition = 0
@@ -213,16 +226,13 @@ final class InlineParser {
             resumePosition = 0
             cleanPosition = 0
             cleanLast = -1
-            resumeOpeners.removeAll(keepingCapacity: true)
+            forgetResumeOpeners()
             nodes.removeAll(keepingCapacity: true)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
         }
-        resetScan()
-        if !resumeOpeners.isEmpty {
-            delimiters.append(contentsOf: resumeOpeners)
-            delimiterTop = Int32(delimiters.count - 1)
-        }
+        resetScan(keeping: resumeOpenerCount)
         touchedResumeOpeners = false
+        touchedFloor = .max
         blocked = false
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
@@ -248,7 +258,11 @@ final class InlineParser {
             parseContent(from: start)
             let touchedBefore = touchedResumeOpeners
             touchedResumeOpeners = false
-            processEmphasis(-1)
+            // (The delimiters left stay where they are: the next call
+            // keeps those before the resume point and drops the rest.)
+            keepOpeners = true
+            processEmphasis(-1, resumed: true)
+            keepOpeners = false
             // A closer after the resume point took one of its openers: the
             // nodes before it are not what the next call would resume from;
             // the next call resumes at the clean point.
@@ -256,7 +270,7 @@ final class InlineParser {
                 resumePosition = cleanPosition
                 resumeNodeCount = cleanNodeCount
                 resumeLast = cleanLast
-                resumeOpeners.removeAll(keepingCapacity: true)
+                forgetResumeOpeners()
             }
             touchedResumeOpeners = touchedResumeOpeners || touchedBefore
             c = Bytes(start: nil, count: 0)
@@ -289,42 +303,62 @@ final class InlineParser {
     private func tryResumePoint(at pos: Int) {
         guard !blocked, brackets.isEmpty else { return }
         if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
-        if delimiterTop >= 0 {
+        // (The bounds the searches start from, also when none runs.)
+        if openersBottom.count != 18 { openersBottom = [Int32](repeating: -1, count: 18) }
+        for k in 0..<18 { openersBottom[k] = resumeOpenersBottom.count == 18 ? resumeOpenersBottom[k] : -1 }
+        if delimiterTop >= resumeOpenerCount {
             keepOpeners = true
-            processEmphasis(-1)
+            processEmphasis(-1, resumed: true)
             keepOpeners = false
         }
-        // The openers left, in order, from the bottom of the stack.
-        if !resumeOpeners.isEmpty { resumeOpeners.removeAll(keepingCapacity: true) }
-        if delimiterTop < 0 {
-            if !delimiters.isEmpty { delimiters.removeAll(keepingCapacity: true) }
-            resumePosition = pos
-            resumeNodeCount = nodes.count
-            resumeLast = nodes[0].last
-            cleanPosition = pos
-            cleanNodeCount = nodes.count
-            cleanLast = resumeLast
-            return
-        }
+        // The openers left, in order, from the bottom of the stack: those
+        // below the lowest one a closer took are where they were; the
+        // others move down to follow them (a cost of the delimiters since
+        // the last resume point and of those a closer reached).
+        let low = min(touchedFloor, resumeOpenerCount)
+        var live = liveScratch
+        liveScratch = []
+        live.removeAll(keepingCapacity: true)
         var d = delimiterTop
-        while d >= 0 && delimiters[Int(d)].prev >= 0 { d = delimiters[Int(d)].prev }
-        while d >= 0 {
-            var x = delimiters[Int(d)]
-            d = x.next
-            x.prev = Int32(resumeOpeners.count - 1)
-            x.next = d >= 0 ? Int32(resumeOpeners.count + 1) : -1
-            resumeOpeners.append(x)
+        while d >= low {
+            live.append(d)
+            d = delimiters[Int(d)].prev
         }
-        delimiters.removeAll(keepingCapacity: true)
-        delimiters.append(contentsOf: resumeOpeners)
-        delimiterTop = Int32(delimiters.count - 1)
+        var w = low
+        for k in live.indices.reversed() {
+            var x = delimiters[Int(live[k])]
+            x.prev = w - 1
+            x.next = -1
+            delimiters[Int(w)] = x
+            if w > 0 { delimiters[Int(w - 1)].next = w }
+            w += 1
+        }
+        if w == low && low > 0 { delimiters[Int(low - 1)].next = -1 }
+        liveScratch = live
+        delimiters.removeSubrange(Int(w)...)
+        delimiterTop = w - 1
+        resumeOpenerCount = w
+        touchedFloor = .max
+        // (What the searches before learned of the openers that moved is
+        // dropped: a search may look at them again.)
+        if resumeOpenersBottom.count != 18 { resumeOpenersBottom = [Int32](repeating: -1, count: 18) }
+        for k in 0..<18 { resumeOpenersBottom[k] = openersBottom[k] >= low ? low - 1 : openersBottom[k] }
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
-        if resumeOpeners.isEmpty {
+        if w == 0 {
             cleanPosition = pos
             cleanNodeCount = nodes.count
             cleanLast = resumeLast
+        }
+    }
+
+    /// No openers wait before the resume point (there is none, or it is
+    /// the clean point).
+    private func forgetResumeOpeners() {
+        resumeOpenerCount = 0
+        if !resumeOpenersBottom.isEmpty {
+            for k in 0..<resumeOpenersBottom.count { resumeOpenersBottom[k] = -1 }
         }
     }
 
@@ -333,11 +367,16 @@ final class InlineParser {
     /// Empties the stacks and the per-content caches (backtick runs, math
     /// closers, raw HTML memo) before a parse.
     @inline(__always)
-    private func resetScan() {
-        delimiters.removeAll(keepingCapacity: true)
+    private func resetScan(keeping openers: Int32 = 0) {
+        if openers > 0 {
+            delimiters.removeSubrange(Int(openers)...)
+            delimiters[Int(openers) - 1].next = -1
+        } else {
+            delimiters.removeAll(keepingCapacity: true)
+        }
         brackets.removeAll(keepingCapacity: true)
         linksInactiveBelow = 0
-        delimiterTop = -1
+        delimiterTop = openers - 1
         if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
         backtickRunsScanned = false
         html = RawHTML.Memo()
@@ -347,6 +386,8 @@ final class InlineParser {
     /// node 0 is the leaf itself.
     func parse() {
         nodes.removeAll(keepingCapacity: true)
+        resumePosition = 0
+        forgetResumeOpeners()
         resetScan()
         nodes.append(InlineNode(kind: .paragraph, start: 0, end: content.count))
         content.withUnsafeBufferPointer { buffer in
@@ -660,20 +701,29 @@ final class InlineParser {
     }
 
     /// The "process emphasis" procedure of the spec appendix, over the
-    /// delimiters above `bottom`.
-    func processEmphasis(_ bottom: Int32) {
+    /// delimiters above `bottom`. `resumed` (`bottom` is -1): the openers
+    /// before the resume point were processed as closers already; closers
+    /// are taken from above them, and opener searches stop where those
+    /// before the resume point stopped.
+    func processEmphasis(_ bottom: Int32, resumed: Bool = false) {
         // Lower bounds for opener searches, by delimiter character, whether
         // the closer can also open, and its length mod 3 (the appendix's
         // `openers_bottom`): without them `*a **b ***c …` is quadratic.
         var closer = delimiterTop
         if closer < 0 || closer == bottom { return }
-        while delimiters[Int(closer)].prev != bottom && delimiters[Int(closer)].prev >= 0 {
+        let floor = resumed ? resumeOpenerCount : 0
+        if resumed && closer < floor { return }
+        while delimiters[Int(closer)].prev != bottom && delimiters[Int(closer)].prev >= floor {
             closer = delimiters[Int(closer)].prev
         }
         if closer == bottom { return }
         // (A member array, so that a leaf's emphasis allocates nothing.)
         if openersBottom.count != 18 { openersBottom = [Int32](repeating: bottom, count: 18) }
-        for k in 0..<18 { openersBottom[k] = bottom }
+        if resumed && resumeOpenersBottom.count == 18 {
+            for k in 0..<18 { openersBottom[k] = resumeOpenersBottom[k] }
+        } else {
+            for k in 0..<18 { openersBottom[k] = bottom }
+        }
         while closer >= 0 {
             let d = delimiters[Int(closer)]
             if !d.canClose {
@@ -711,7 +761,10 @@ final class InlineParser {
             // Take the used delimiters off the end of the opener's text and
             // the start of the closer's.
             let on = o.node, cn = d.node
-            if opener < Int32(resumeOpeners.count) { touchedResumeOpeners = true }
+            if opener < resumeOpenerCount {
+                touchedResumeOpeners = true
+                if opener < touchedFloor { touchedFloor = opener }
+            }
             do {
                 nodes[Int(on)].end -= use
                 nodes[Int(on)].a.length -= UInt32(use)
