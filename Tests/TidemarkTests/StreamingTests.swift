@@ -346,6 +346,47 @@ import Testing
         #expect(pairs.document == Document(parsing: String(decoding: text2, as: UTF8.self)))
     }
 
+    /// A long paragraph whose text runs go on across resume points — `[1]`
+    /// that no definition matches yet (it does not stop the inline parse
+    /// from resuming: only a `(`, a `[` or the end after `]` can still make
+    /// it a link), unmatched brackets, openers that wait, e-mail addresses,
+    /// entities, escapes, text without spaces: exact, and the emission of
+    /// each append writes only what follows the last resume point (the
+    /// text node that goes on past it is cut back there and continued).
+    @Test func longTextRunsAcrossResumePoints() {
+        let docs = [
+            String(repeating: "Some words here [1] and more text [2] about it. ", count: 20),
+            String(repeating: "Write to a@b.co [1] or x.y@z.org. [2] now ", count: 12),
+            String(repeating: "a [x] b ] c [ d ", count: 20) + "[x]: /u",
+            String(repeating: "&amp; x [1] \\* y &copy;z ", count: 15),
+            String(repeating: "text [1] more\n", count: 15) + "\n[1]: /one\n",
+            String(repeating: "日本語の文章[1]です。", count: 20),
+            String(repeating: "see [a] (b) [c]: d [e]\\[f] ", count: 12),
+            String(repeating: "note [^1] here ", count: 15) + "\n\n[^1]: the note\n",
+            String(repeating: "*a ", count: 30) + String(repeating: "b_ ", count: 30),
+            "[1] " + String(repeating: "word [2](/u) more [3] ", count: 10) + "\n\n[3]: /three",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 3, 4, 7, 16])
+        for d in docs.prefix(2) + docs.suffix(2) {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [4], hold: 2)
+            #expect(problem == nil, "\(d.debugDescription), holding 2: \(problem ?? "")")
+        }
+        // Cost: the paragraph's resume point follows the text, and the
+        // emissions write a few nodes per append, not the paragraph again.
+        for unit in ["Some words here [1] and more text [2] about it. ", "*a *b c_ ", "x [y] ] z ] w "] {
+            var stream = MarkdownStream()
+            let text = Array(String(repeating: unit, count: 400).utf8)
+            var appends = 0
+            for k in stride(from: 0, to: text.count, by: 4) {
+                stream.append(bytes: text[k..<min(k + 4, text.count)])
+                appends += 1
+            }
+            #expect(stream.document == Document(parsing: String(decoding: text, as: UTF8.self)))
+            #expect((stream.engine.leafInline?.resumePosition ?? 0) > text.count - 20, "\(unit)")
+            #expect(stream.engine.leafNodesEmitted < 8 * appends, "\(unit): \(stream.engine.leafNodesEmitted) nodes in \(appends) appends")
+        }
+    }
+
     /// A definition that resolves a reference in a block that settled
     /// earlier in the same append (a new block's line settled it, then a
     /// full snapshot emitted it again): the block is reported once (stream

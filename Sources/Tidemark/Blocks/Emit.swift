@@ -139,67 +139,98 @@ extension BlockParser {
     /// Copies the parsed inlines into the store under `parent`, merging
     /// adjacent text and mapping content offsets to source offsets.
     func emitInlines(_ p: InlineParser, parent: Int32, into out: inout [RawNode]) {
-        var mark = (node: Int32(-1), at: -1, previousTop: Int32(-1))
-        var other = mark
+        var mark = EmitMark()
+        var other = EmitMark()
         emitInlines(p, from: p.nodes[0].first, parent: parent, into: &out, mark: &mark, other: &other)
     }
 
-    /// Emits the top-level inline nodes from `first` on (a node that starts
-    /// a run of text siblings, or is not text) under `parent`, after the
-    /// children it has. When the emission reaches top-level node
-    /// `mark.node`, sets `mark.at` to the store index where that node's
-    /// nodes begin and `mark.previousTop` to the store index of the last
-    /// child of `parent` emitted before it (-1: none); `other` likewise.
+    /// Emits the top-level inline nodes from `first` on under `parent`,
+    /// after the children it has. When the emission has emitted top-level
+    /// node `mark.node` (with its subtree), it records in `mark` the store
+    /// state there: the node count, the last child of `parent` and that
+    /// child's end and literal — a run of text siblings is merged into one
+    /// text node, so the one that holds `mark.node` is cut there and goes on
+    /// after it. An emission that starts again after `mark.node` (from the
+    /// store cut back to that state) with `continueText` gives the nodes a
+    /// whole emission gives: its first text joins that text node. `other`
+    /// likewise.
     func emitInlines(_ p: InlineParser, from first: Int32, parent: Int32, into out: inout [RawNode],
-                     mark: inout (node: Int32, at: Int, previousTop: Int32),
-                     other: inout (node: Int32, at: Int, previousTop: Int32)) {
+                     mark: inout EmitMark, other: inout EmitMark, continueText: Bool = false) {
         // The work stack is the parser's, kept between leaves: no allocation.
         var stack = emitStack
         emitStack = []
         defer { stack.removeAll(keepingCapacity: true); emitStack = stack }
         stack.append((first, parent, false))
         let emails = options.contains(.autolink)
-        while let (x0, rp, inLink) = stack.popLast() {
-            var x = x0
-            guard x >= 0 else { continue }
-            if x == mark.node && rp == parent {
-                mark.at = out.count
-                mark.previousTop = out[Int(parent)].lastChild
-            }
-            if x == other.node && rp == parent {
-                other.at = out.count
-                other.previousTop = out[Int(parent)].lastChild
+        // The next top-level text joins the text node before it.
+        var joinNext = continueText
+        let marked = mark.node > 0 || other.node > 0
+        while let (x, rp, inLink) = stack.popLast() {
+            guard x >= 0 else {
+                // After a marked node's subtree.
+                if x == -2 { mark.record(parent: parent, out) } else if x == -3 { other.record(parent: parent, out) }
+                continue
             }
             let node = p.nodes[Int(x)]
+            let top = rp == parent
             if node.kind == .text {
-                // Merge a run of adjacent source-contiguous text nodes.
+                // Merge a run of adjacent source-contiguous text nodes (up
+                // to a marked node).
                 var lit = node.a
                 var end = node.end
                 var y = node.next
-                while y >= 0 {
+                var cut: Int32 = marked && top && (x == mark.node || x == other.node) ? x : -1
+                while cut < 0 && y >= 0 {
                     let m = p.nodes[Int(y)]
                     guard m.kind == .text else { break }
-                    if m.a.length == 0 { y = m.next; continue }
+                    if m.a.length == 0 {
+                        if marked && top && (y == mark.node || y == other.node) { cut = y }
+                        y = m.next
+                        continue
+                    }
                     guard !lit.isArena && !m.a.isArena && lit.end == m.a.start && end == m.start else { break }
                     lit.length += m.a.length
                     end = m.end
-                    x = y
+                    if marked && top && (y == mark.node || y == other.node) { cut = y }
                     y = m.next
                 }
                 if y >= 0 { stack.append((y, rp, inLink)) }
-                if lit.length == 0 { continue }
-                let start = p.sourceOffset(Int(node.start))
-                let stop = p.sourceOffset(Int(end) - 1) + 1
-                if emails && !inLink && !lit.isArena && stop - start == Int(lit.length) {
-                    emitTextWithEmails(lit, start: start, parent: rp, into: &out, inline: p)
-                } else {
-                    var r = RawNode(kind: .text, start: start, end: stop)
-                    r.a = lit
-                    _ = BlockParser.appendNode(r, parent: rp, into: &out)
+                if lit.length > 0 {
+                    let start = p.sourceOffset(Int(node.start))
+                    let stop = p.sourceOffset(Int(end) - 1) + 1
+                    var joining: Int32 = -1
+                    if joinNext && top {
+                        joinNext = false
+                        let q = out[Int(parent)].lastChild
+                        if q >= 0 && out[Int(q)].kind == .text && !out[Int(q)].a.isArena && !lit.isArena
+                            && out[Int(q)].a.end == lit.start && Int(out[Int(q)].end) == start {
+                            joining = q
+                        }
+                    }
+                    if emails && !inLink && !lit.isArena && stop - start == Int(lit.length) {
+                        emitTextWithEmails(lit, start: start, parent: rp, into: &out, inline: p, joining: joining)
+                    } else if joining >= 0 {
+                        out[Int(joining)].a.length += lit.length
+                        out[Int(joining)].end = UInt32(stop)
+                    } else {
+                        var r = RawNode(kind: .text, start: start, end: stop)
+                        r.a = lit
+                        _ = BlockParser.appendNode(r, parent: rp, into: &out)
+                    }
+                }
+                if cut >= 0 {
+                    if cut == mark.node { mark.record(parent: parent, out) }
+                    if cut == other.node { other.record(parent: parent, out) }
+                    joinNext = true
                 }
                 continue
             }
+            if top { joinNext = false }
             if node.next >= 0 { stack.append((node.next, rp, inLink)) }
+            if marked && top {
+                if x == mark.node { stack.append((-2, rp, inLink)) }
+                if x == other.node { stack.append((-3, rp, inLink)) }
+            }
             var r = RawNode(kind: node.kind, start: p.sourceOffset(Int(node.start)),
                             end: node.end > node.start ? p.sourceOffset(Int(node.end) - 1) + 1 : p.sourceOffset(Int(node.start)))
             r.flags = node.flags
@@ -213,13 +244,52 @@ extension BlockParser {
     }
 }
 
+/// Where an inline emission passed a given top-level node (see
+/// `BlockParser.emitInlines(_:from:parent:into:mark:other:continueText:)`).
+struct EmitMark {
+    /// The inline node (> 0; else none).
+    var node: Int32 = -1
+    /// The store's node count after it (-1: not reached).
+    var at = -1
+    /// The parent's last child then (-1: none), with its end and literal.
+    var top: Int32 = -1
+    var topEnd: UInt32 = 0
+    var topLiteral: ByteRef = .empty
+
+    mutating func record(parent: Int32, _ out: [RawNode]) {
+        at = out.count
+        top = out[Int(parent)].lastChild
+        if top >= 0 {
+            topEnd = out[Int(top)].end
+            topLiteral = out[Int(top)].a
+        }
+    }
+
+    /// Cuts `out` back to the recorded state.
+    func restore(parent: Int32, _ out: inout [RawNode]) {
+        out.removeSubrange(at...)
+        out[Int(parent)].lastChild = top
+        if top >= 0 {
+            out[Int(top)].next = -1
+            out[Int(top)].end = topEnd
+            out[Int(top)].a = topLiteral
+        } else {
+            out[Int(parent)].firstChild = -1
+        }
+    }
+}
+
 extension BlockParser {
     /// Emits a text run, turning e-mail addresses into links (GFM extended
     /// e-mail autolinks: `local@domain.tld`, where the local part is letters,
     /// digits and `.+-_`, and the domain has at least one `.`).
-    func emitTextWithEmails(_ lit: ByteRef, start: Int, parent: Int32, into out: inout [RawNode], inline: InlineParser) {
+    /// `joining` (≥ 0): a text node whose source ends where this text
+    /// starts; a first text segment joins it instead of being appended.
+    func emitTextWithEmails(_ lit: ByteRef, start: Int, parent: Int32, into out: inout [RawNode], inline: InlineParser,
+                            joining: Int32 = -1) {
         let a = lit.start, e = lit.end
         var segStart = a
+        var joining = joining
         var i = a
         while i < e {
             i = BlockScan.find(UInt8(ascii: "@"), s, i, e)
@@ -248,11 +318,15 @@ extension BlockParser {
                 }
             }
             guard periods > 0, k - i >= 2, isASCIILetter(s[k - 1]) || s[k - 1] == UInt8(ascii: ".") else { i += 1; continue }
-            if l > segStart {
+            if l > segStart && joining >= 0 {
+                out[Int(joining)].a.length += UInt32(l - segStart)
+                out[Int(joining)].end = UInt32(start + (l - a))
+            } else if l > segStart {
                 var t = RawNode(kind: .text, start: start + (segStart - a), end: start + (l - a))
                 t.a = ByteRef.source(segStart, l)
                 _ = BlockParser.appendNode(t, parent: parent, into: &out)
             }
+            joining = -1
             var link = RawNode(kind: .link, start: start + (l - a), end: start + (k - a))
             link.flags = 1 | 2 | 4
             let st = inline.arena.count
@@ -266,7 +340,10 @@ extension BlockParser {
             segStart = k
             i = k
         }
-        if segStart < e {
+        if segStart < e && joining >= 0 {
+            out[Int(joining)].a.length += UInt32(e - segStart)
+            out[Int(joining)].end = UInt32(start + (e - a))
+        } else if segStart < e {
             var t = RawNode(kind: .text, start: start + (segStart - a), end: start + (e - a))
             t.a = ByteRef.source(segStart, e)
             _ = BlockParser.appendNode(t, parent: parent, into: &out)

@@ -895,7 +895,11 @@ final class InlineParser {
             }
         }
         guard endPos >= 0 else {
-            blocked = true  // a destination, title or label may still close
+            // A destination, title or label may still close — unless the
+            // byte after `]` is there and starts none (a label that no
+            // definition matches yet is the block's business: a definition
+            // after the paragraph cannot be in it).
+            if after >= n || c[after] == UInt8(ascii: "(") || c[after] == UInt8(ascii: "[") { blocked = true }
             popBracket()
             appendText(pos, after)
             return after

@@ -1544,46 +1544,46 @@ final class StreamEngine: @unchecked Sendable {
         inline.arena = storage.arena
         storage.arena = []
         let resumed = inline.parseResuming(length: length)
-        // The nodes emitted last time before the run that holds the old
-        // resume point are kept; emission starts at that run. (Before the
-        // old clean point's run, when a closer took an opener from before
-        // the resume point: nodes from that opener on changed.)
+        // The nodes emitted last time up to the old resume point's last
+        // node are kept (a text node that went on past it cut back there);
+        // emission goes on after that node. (After the old clean point's,
+        // when a closer took an opener from before the resume point: nodes
+        // from that opener on changed.)
         let touched = inline.touchedResumeOpeners
-        let (keepFrom, keepAt, keepTop) = touched ? (leafCleanFrom, leafCleanAt, leafCleanPreviousTop)
-                                                  : (leafEmitFrom, leafEmitAt, leafEmitPreviousTop)
+        let keep = touched ? leafCleanMark : leafEmitMark
         var from = inline.nodes[0].first
         var kept = Int(p) + 1
-        if synced && resumed && keepFrom > 0 && keepAt > Int(p) && keepAt <= nodes.count {
-            nodes.removeSubrange(keepAt...)
-            nodes[Int(p)].lastChild = keepTop
-            if keepTop >= 0 { nodes[Int(keepTop)].next = -1 } else { nodes[Int(p)].firstChild = -1 }
-            from = keepFrom
-            kept = keepAt
+        var continueText = false
+        if synced && resumed && keep.node > 0 && keep.at > Int(p) && keep.at <= nodes.count
+            && Int(keep.node) < inline.nodes.count {
+            keep.restore(parent: p, &nodes)
+            from = inline.nodes[Int(keep.node)].next
+            kept = keep.at
+            continueText = true
         } else {
             nodes.removeSubrange((Int(p) + 1)...)
             nodes[Int(p)].firstChild = -1
             nodes[Int(p)].lastChild = -1
         }
-        var mark = (node: inline.stableEmitStart(), at: -1, previousTop: Int32(-1))
-        var cleanMark = (node: inline.stableEmitStart(clean: true), at: -1, previousTop: Int32(-1))
+        var mark = EmitMark()
+        if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
+        var cleanMark = EmitMark()
+        if inline.cleanPosition > 0 && inline.cleanLast > 0 { cleanMark.node = inline.cleanLast }
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
-            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark, other: &cleanMark)
+            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark, other: &cleanMark,
+                               continueText: continueText)
             parser.s = Bytes(start: nil, count: 0)
         }
-        leafEmitFrom = mark.at >= 0 ? mark.node : -1
-        leafEmitAt = mark.at
-        leafEmitPreviousTop = mark.previousTop
-        // The clean point's run, when it is before where this emission
-        // started, is where the last emission put it.
-        if cleanMark.at < 0 && synced && resumed && cleanMark.node > 0 && cleanMark.node == leafCleanFrom
-            && leafCleanAt > Int(p) && leafCleanAt <= kept {
-            cleanMark.at = leafCleanAt
-            cleanMark.previousTop = leafCleanPreviousTop
+        // The clean point, when this emission started after it, is where
+        // the last emission recorded it.
+        if cleanMark.at < 0 && synced && resumed && cleanMark.node > 0 && cleanMark.node == leafCleanMark.node
+            && leafCleanMark.at > Int(p) && leafCleanMark.at <= kept {
+            cleanMark = leafCleanMark
         }
-        leafCleanFrom = cleanMark.at >= 0 ? cleanMark.node : -1
-        leafCleanAt = cleanMark.at
-        leafCleanPreviousTop = cleanMark.previousTop
+        leafEmitMark = mark
+        leafCleanMark = cleanMark
+        leafNodesEmitted &+= inline.nodes.count - (continueText ? Int(keep.node) : 0)
         storage.arena = inline.arena
         inline.arena = []
         inline.sourceBytes = []
@@ -1608,15 +1608,16 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var leafInlineLines = 0
     @exclusivity(unchecked) private var leafInlineSourceEnd = 0
     @exclusivity(unchecked) private var leafInlineArenaEnd = 0
-    /// Where the next emission of that paragraph may start: an inline node,
-    /// the store index of its nodes and of the child before it.
-    @exclusivity(unchecked) private var leafEmitFrom: Int32 = -1
-    @exclusivity(unchecked) private var leafEmitAt = -1
-    @exclusivity(unchecked) private var leafEmitPreviousTop: Int32 = -1
+    /// After which inline node the next emission of that paragraph may
+    /// start (the inline parser's resume point's last node), and the store
+    /// there (`EmitMark`; `at` -1: nowhere).
+    @exclusivity(unchecked) private var leafEmitMark = EmitMark()
+    /// How many inline nodes the emissions of the trailing paragraph could
+    /// visit: those the parse made after the node emission went on from
+    /// (tests check that it grows with the text, not with text × appends).
+    @exclusivity(unchecked) private(set) var leafNodesEmitted = 0
     /// The same for the inline parser's clean point (see `InlineParser`).
-    @exclusivity(unchecked) private var leafCleanFrom: Int32 = -1
-    @exclusivity(unchecked) private var leafCleanAt = -1
-    @exclusivity(unchecked) private var leafCleanPreviousTop: Int32 = -1
+    @exclusivity(unchecked) private var leafCleanMark = EmitMark()
 
     /// The trailing table, when the partial last line is a body row of it
     /// whose block structure is decided: the table's node (0: none), the
