@@ -179,11 +179,19 @@ CASES = [
     ("stream: one long paragraph of inlines", 20_000, lambda n: "word *em* `c` [l](/u) & " * n, "stream", GFM),
     ("stream: long paragraph after unclosed * (block)", 20_000, lambda n: "*a " + "word `c` " * n, "stream", GFM),
     ("stream: emphasis pairs across words", 20_000, lambda n: "*a b* c " * n, "stream", GFM),
-    # Known quadratic (session 6): n unmatched openers, then closers, in one
-    # streamed paragraph — every append restores (or re-parses past) the
-    # openers still waiting. Batch parsing of the same text is linear.
+    # n unmatched openers, then closers of another kind, in one streamed
+    # paragraph: linear since session 8 (the waiting openers stay on the
+    # delimiter stack; emission goes on after the resume point).
     ("stream: n openers then n closers of another kind", 2_000, lambda n: "*a " * n + "b_ " * n, "stream", GFM),
+    ("stream: long paragraph of [n] citations", 2_000, lambda n: "Some words here [1] and more text [2] about it. " * n,
+     "stream", GFM),
+    # Known quadratic: closers that take the waiting openers one by one (each
+    # wraps all that follows its opener, so the paragraph's tail is parsed
+    # and emitted again from the clean point), and a [ that never closes
+    # (no resume point after it: any later ] could still close it). Batch
+    # parsing of the same text is linear.
     ("stream: n openers then n closers", 2_000, lambda n: "*a " * n + "b* " * n, "stream", GFM),
+    ("stream: paragraph after an unclosed [", 2_000, lambda n: "x [ " + "word `c` more " * n, "stream", GFM),
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),

@@ -373,7 +373,8 @@ import Testing
         }
         // Cost: the paragraph's resume point follows the text, and the
         // emissions write a few nodes per append, not the paragraph again.
-        for unit in ["Some words here [1] and more text [2] about it. ", "*a *b c_ ", "x [y] ] z ] w "] {
+        for unit in ["Some words here [1] and more text [2] about it. ", "*a *b c_ ", "x [y] ] z ] w ",
+                     "word *em* `c` [l](/u) & ", "words *em* and `code` on a line\n", "*a b* c "] {
             var stream = MarkdownStream()
             let text = Array(String(repeating: unit, count: 400).utf8)
             var appends = 0

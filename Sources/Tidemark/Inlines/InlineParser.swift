@@ -279,22 +279,6 @@ final class InlineParser {
         return start > 0
     }
 
-    /// The first top-level node of the run of text siblings that holds the
-    /// last node before the resume point (or that node when it is not text):
-    /// emitting from there gives the nodes a whole emission gives, as text
-    /// runs are merged only among text siblings. -1 without a resume point.
-    func stableEmitStart(clean: Bool = false) -> Int32 {
-        let (position, last) = clean ? (cleanPosition, cleanLast) : (resumePosition, resumeLast)
-        guard position > 0, last > 0 else { return -1 }
-        var s = last
-        while nodes[Int(s)].kind == .text {
-            let prev = nodes[Int(s)].prev
-            guard prev > 0, nodes[Int(prev)].kind == .text else { break }
-            s = prev
-        }
-        return s
-    }
-
     /// At `barrierTarget`: makes it the resume point when nothing before it
     /// can change but through an opener a later closer takes — processing
     /// now the closers before it, which gives what processing them at the

@@ -1575,11 +1575,14 @@ final class StreamEngine: @unchecked Sendable {
                                continueText: continueText)
             parser.s = Bytes(start: nil, count: 0)
         }
-        // The clean point, when this emission started after it, is where
-        // the last emission recorded it.
-        if cleanMark.at < 0 && synced && resumed && cleanMark.node > 0 && cleanMark.node == leafCleanMark.node
-            && leafCleanMark.at > Int(p) && leafCleanMark.at <= kept {
-            cleanMark = leafCleanMark
+        // A point this emission started after (the resume point stayed,
+        // the clean point is before it) is where the last emission left it:
+        // the store up to there is the one it recorded.
+        if continueText {
+            for m in [leafEmitMark, leafCleanMark] where m.node > 0 && m.at > Int(p) && m.at <= kept {
+                if mark.at < 0 && mark.node == m.node { mark = m }
+                if cleanMark.at < 0 && cleanMark.node == m.node { cleanMark = m }
+            }
         }
         leafEmitMark = mark
         leafCleanMark = cleanMark
