@@ -197,8 +197,24 @@ final class InlineParser {
     @exclusivity(unchecked) var touchedResumeOpeners = false
     /// (Scratch of `tryResumePoint`.)
     @exclusivity(unchecked) var liveScratch: [Int32] = []
-    /// The last resume point with no opener left before it: no later byte
-    /// changes a node before it. At or before the resume point.
+    /// The brackets still open at the resume point (`[0, 1)`, a stray `[`)
+    /// are `brackets[..<resumeBracketCount]`, as they were there but for
+    /// the top one's `bracketAfter` (kept aside) and `linksInactiveBelow`.
+    /// A resume point holds brackets only when no delimiter run could open
+    /// there (no emphasis reaches across them). A `]` that takes a held
+    /// bracket starts the parse again from the clean point, where none is
+    /// held (`restartFromClean`); nothing of theirs changed until then.
+    @exclusivity(unchecked) var resumeBracketCount = 0
+    @exclusivity(unchecked) var resumeTopBracketAfter = false
+    @exclusivity(unchecked) var resumeLinksInactiveBelow = 0
+    /// Brackets held across a resume point in this call: those of the last
+    /// call's, then those of a point this call set.
+    @exclusivity(unchecked) var bracketsHeld = 0
+    @exclusivity(unchecked) var restartFromClean = false
+    /// This call started again from the clean point: no bracket is held.
+    @exclusivity(unchecked) var restarted = false
+    /// The last resume point with no opener or bracket left before it: no
+    /// later byte changes a node before it. At or before the resume point.
     @exclusivity(unchecked) var cleanPosition = 0
     @exclusivity(unchecked) var cleanNodeCount = 0
     @exclusivity(unchecked) var cleanLast: Int32 = -1
@@ -230,9 +246,14 @@ final class InlineParser {
             nodes.removeAll(keepingCapacity: true)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
         }
-        resetScan(keeping: resumeOpenerCount)
+        resetScan(keeping: resumeOpenerCount, brackets: resumeBracketCount)
+        if resumeBracketCount > 0 { brackets[resumeBracketCount - 1].bracketAfter = resumeTopBracketAfter }
+        linksInactiveBelow = resumeLinksInactiveBelow
+        bracketsHeld = resumeBracketCount
         touchedResumeOpeners = false
         touchedFloor = .max
+        restartFromClean = false
+        restarted = false
         blocked = false
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
@@ -256,6 +277,14 @@ final class InlineParser {
             c = UnsafeBufferPointer(rebasing: buffer[0..<length])
             n = length
             parseContent(from: start)
+            if restartFromClean {
+                // A `]` took a bracket from before the resume point: again
+                // from the clean point (before every bracket left open).
+                restartFromClean = false
+                restarted = true
+                start = restartAtCleanPoint(length: length)
+                parseContent(from: start)
+            }
             let touchedBefore = touchedResumeOpeners
             touchedResumeOpeners = false
             // (The delimiters left stay where they are: the next call
@@ -285,8 +314,19 @@ final class InlineParser {
     /// end would (closers are matched in order, each with openers before
     /// it), and keeping the openers left over for the next call.
     private func tryResumePoint(at pos: Int) {
-        guard !blocked, brackets.isEmpty else { return }
+        guard !blocked else { return }
         if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
+        if !brackets.isEmpty {
+            // Brackets are held only where no delimiter run could open, and
+            // only once the text after the last one is longer than a link's
+            // usually is (a link's `]` would start the parse again).
+            guard !restarted, resumeOpenerCount == 0, pos - brackets[brackets.count - 1].position >= 128 else { return }
+            var d = delimiterTop
+            while d >= 0 {
+                if delimiters[Int(d)].canOpen { return }
+                d = delimiters[Int(d)].prev
+            }
+        }
         // (The bounds the searches start from, also when none runs.)
         if openersBottom.count != 18 { openersBottom = [Int32](repeating: -1, count: 18) }
         for k in 0..<18 { openersBottom[k] = resumeOpenersBottom.count == 18 ? resumeOpenersBottom[k] : -1 }
@@ -330,17 +370,57 @@ final class InlineParser {
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
-        if w == 0 {
+        resumeBracketCount = brackets.count
+        bracketsHeld = brackets.count
+        resumeTopBracketAfter = brackets.last?.bracketAfter ?? false
+        resumeLinksInactiveBelow = linksInactiveBelow
+        // (The delimiter stack is empty here: what a held bracket's link
+        // text would hold all comes later.)
+        for k in brackets.indices { brackets[k].delimiterBottom = -1 }
+        if w == 0 && brackets.isEmpty {
             cleanPosition = pos
             cleanNodeCount = nodes.count
             cleanLast = resumeLast
         }
     }
 
+    /// Sets the parse up to go on from the clean point (from the start when
+    /// there is none), with nothing waiting; returns where to go on.
+    private func restartAtCleanPoint(length: Int) -> Int {
+        let start: Int
+        if cleanPosition > 0 && cleanLast >= 0 && cleanNodeCount <= nodes.count {
+            nodes.removeSubrange(cleanNodeCount...)
+            nodes[Int(cleanLast)].next = -1
+            nodes[0].last = cleanLast
+            resumePosition = cleanPosition
+            resumeNodeCount = cleanNodeCount
+            resumeLast = cleanLast
+            start = cleanPosition
+        } else {
+            resumePosition = 0
+            cleanPosition = 0
+            cleanLast = -1
+            nodes.removeAll(keepingCapacity: true)
+            nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
+            start = 0
+        }
+        forgetResumeOpeners()
+        resetScan()
+        bracketsHeld = 0
+        touchedResumeOpeners = true
+        touchedFloor = .max
+        blocked = false
+        autolinkMayGrow = false
+        return start
+    }
+
     /// No openers wait before the resume point (there is none, or it is
     /// the clean point).
     private func forgetResumeOpeners() {
         resumeOpenerCount = 0
+        resumeBracketCount = 0
+        resumeTopBracketAfter = false
+        resumeLinksInactiveBelow = 0
         if !resumeOpenersBottom.isEmpty {
             for k in 0..<resumeOpenersBottom.count { resumeOpenersBottom[k] = -1 }
         }
@@ -351,14 +431,18 @@ final class InlineParser {
     /// Empties the stacks and the per-content caches (backtick runs, math
     /// closers, raw HTML memo) before a parse.
     @inline(__always)
-    private func resetScan(keeping openers: Int32 = 0) {
+    private func resetScan(keeping openers: Int32 = 0, brackets keptBrackets: Int = 0) {
         if openers > 0 {
             delimiters.removeSubrange(Int(openers)...)
             delimiters[Int(openers) - 1].next = -1
         } else {
             delimiters.removeAll(keepingCapacity: true)
         }
-        brackets.removeAll(keepingCapacity: true)
+        if keptBrackets > 0 {
+            brackets.removeSubrange(keptBrackets...)
+        } else {
+            brackets.removeAll(keepingCapacity: true)
+        }
         linksInactiveBelow = 0
         delimiterTop = openers - 1
         if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
@@ -812,6 +896,12 @@ final class InlineParser {
         guard let opener = brackets.last else {
             appendText(pos, after)
             return after
+        }
+        if brackets.count <= bracketsHeld {
+            // A bracket from before the resume point: the parse starts
+            // again from the clean point (`parseResuming`).
+            restartFromClean = true
+            return n
         }
         if !opener.active || (!opener.image && brackets.count - 1 < linksInactiveBelow) {
             popBracket()
