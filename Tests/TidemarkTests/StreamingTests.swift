@@ -400,27 +400,6 @@ import Testing
         }
     }
 
-    /// A definition that resolves a reference in a block that settled
-    /// earlier in the same append (a new block's line settled it, then a
-    /// full snapshot emitted it again): the block is reported once (stream
-    /// fuzz finding).
-    @Test func blockSettledTwiceInOneAppendIsReportedOnce() {
-        let docs = [
-            "p [foo]: /url1\n\n[foo]: /url2\n\n[bar][f",
-            "p [foo]\n\nq\n\n[foo]: /u\n\n- a [foo]",
-            "p [^1] x\n\n[^1]: note\n\n## h [^1]",
-        ]
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                for size in [1, 8, 32] {
-                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
-                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
-                }
-            }
-        }
-    }
-
     /// Long open lists: earlier items are skipped in one step by the tail
     /// emitter and known tight by the block parser, so what comes late —
     /// a blank line that makes the list loose, a nested list, an item of

@@ -122,3 +122,27 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the `stream` target (session 8, on code of the session
+    /// before): a definition that resolves a reference in a block that
+    /// settled earlier in the same append (a new block's line settled it,
+    /// then the full snapshot emitted it again) — the diff listed the block
+    /// twice as changed. It is reported once now.
+    @Test func fuzz_stream_blockSettledTwiceInOneAppend() {
+        let docs = [
+            "p [foo]: /url1\n\n[foo]: /url2\n\n[bar][f",
+            "p [foo]\n\nq\n\n[foo]: /u\n\n- a [foo]",
+            "p [^1] x\n\n[^1]: note\n\n## h [^1]",
+        ]
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                for size in [1, 8, 32] {
+                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
+                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                }
+            }
+        }
+    }
+}
