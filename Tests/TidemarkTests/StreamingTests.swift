@@ -365,9 +365,9 @@ import Testing
             String(repeating: "note [^1] here ", count: 15) + "\n\n[^1]: the note\n",
             String(repeating: "*a ", count: 30) + String(repeating: "b_ ", count: 30),
             "[1] " + String(repeating: "word [2](/u) more [3] ", count: 10) + "\n\n[3]: /three",
-            // Brackets left open: held across resume points (128 bytes past
-            // the last one) while no delimiter run could open; a ] that
-            // takes one parses again from the clean point.
+            // Brackets left open: held across resume points 128 bytes past
+            // the last one; a ] that takes one parses again from the clean
+            // point (also with openers waiting and emphasis across them).
             "x [ " + String(repeating: "word `c` more ", count: 15) + "] (u) [a b](/l) c",
             "the interval [0, 1) " + String(repeating: "and more words ", count: 10) + "[see this](/u) and [that one] ok",
             "[a [b " + String(repeating: "w ", count: 70) + "c] d " + String(repeating: "v ", count: 70) + "e](/u) f",
@@ -376,6 +376,10 @@ import Testing
             "[^1 " + String(repeating: "w ", count: 70) + "] x [^2] " + String(repeating: "v ", count: 70) + "\n\n[^2]: note",
             "[a " + String(repeating: "w ", count: 70) + "] [b " + String(repeating: "v ", count: 70) + "](/u) www.example.com",
             "[a " + String(repeating: "w ", count: 70) + "[b](/u) " + String(repeating: "v ", count: 70) + "](/x)",
+            "*a [b " + String(repeating: "w ", count: 70) + "c* d " + String(repeating: "v ", count: 70) + "e](/u) f*",
+            "*a [b " + String(repeating: "w ", count: 70) + "c* d " + String(repeating: "v ", count: 70) + "e] f* g",
+            "[a " + String(repeating: "w *x* ", count: 30) + "**b [c " + String(repeating: "v ", count: 70) + "d** e](/u)",
+            "_a [b " + String(repeating: "w ", count: 70) + "_c " + String(repeating: "v ", count: 70) + "d_ e](/u) f_",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 3, 4, 7, 16])
         for d in docs.prefix(2) + docs.suffix(2) {
@@ -386,7 +390,8 @@ import Testing
         // emissions write a few nodes per append, not the paragraph again.
         for unit in ["Some words here [1] and more text [2] about it. ", "*a *b c_ ", "x [y] ] z ] w ",
                      "word *em* `c` [l](/u) & ", "words *em* and `code` on a line\n", "*a b* c ",
-                     "see [0, 1) and " + String(repeating: "`c` more words here ", count: 8)] {
+                     "see [0, 1) and " + String(repeating: "`c` more words here ", count: 8),
+                     "see [0, 1) and " + String(repeating: "*em* more words here ", count: 8)] {
             var stream = MarkdownStream()
             let text = Array(String(repeating: unit, count: 400).utf8)
             var appends = 0

@@ -200,10 +200,10 @@ final class InlineParser {
     /// The brackets still open at the resume point (`[0, 1)`, a stray `[`)
     /// are `brackets[..<resumeBracketCount]`, as they were there but for
     /// the top one's `bracketAfter` (kept aside) and `linksInactiveBelow`.
-    /// A resume point holds brackets only when no delimiter run could open
-    /// there (no emphasis reaches across them). A `]` that takes a held
-    /// bracket starts the parse again from the clean point, where none is
-    /// held (`restartFromClean`); nothing of theirs changed until then.
+    /// A resume point holds brackets once it is 128 bytes past the last
+    /// one. A `]` that takes a held bracket starts the parse again from the
+    /// clean point, where none is held (`restartFromClean`); nothing of
+    /// theirs changed until then.
     @exclusivity(unchecked) var resumeBracketCount = 0
     @exclusivity(unchecked) var resumeTopBracketAfter = false
     @exclusivity(unchecked) var resumeLinksInactiveBelow = 0
@@ -316,16 +316,13 @@ final class InlineParser {
     private func tryResumePoint(at pos: Int) {
         guard !blocked else { return }
         if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
+        // Brackets are held only once the text after the last one is longer
+        // than a link's usually is: a `]` that takes a held bracket starts
+        // the parse again from the clean point (the closers processed here
+        // across it are right unless it becomes a link, and it does not
+        // become one without that restart).
         if !brackets.isEmpty {
-            // Brackets are held only where no delimiter run could open, and
-            // only once the text after the last one is longer than a link's
-            // usually is (a link's `]` would start the parse again).
-            guard !restarted, resumeOpenerCount == 0, pos - brackets[brackets.count - 1].position >= 128 else { return }
-            var d = delimiterTop
-            while d >= 0 {
-                if delimiters[Int(d)].canOpen { return }
-                d = delimiters[Int(d)].prev
-            }
+            guard !restarted, pos - brackets[brackets.count - 1].position >= 128 else { return }
         }
         // (The bounds the searches start from, also when none runs.)
         if openersBottom.count != 18 { openersBottom = [Int32](repeating: -1, count: 18) }
@@ -374,8 +371,9 @@ final class InlineParser {
         bracketsHeld = brackets.count
         resumeTopBracketAfter = brackets.last?.bracketAfter ?? false
         resumeLinksInactiveBelow = linksInactiveBelow
-        // (The delimiter stack is empty here: what a held bracket's link
-        // text would hold all comes later.)
+        // (A held bracket's delimiter bottom is never read — a `]` that
+        // takes it restarts first — but no index from before the stack was
+        // compacted stays.)
         for k in brackets.indices { brackets[k].delimiterBottom = -1 }
         if w == 0 && brackets.isEmpty {
             cleanPosition = pos
