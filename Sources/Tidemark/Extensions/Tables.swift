@@ -22,29 +22,8 @@ extension BlockParser {
         while i < e && isSpaceOrTab(s[i]) { i += 1 }
         while e > i && isSpaceOrTab(s[e - 1]) { e -= 1 }
         if i < e && s[i] == UInt8(ascii: "|") { i += 1 }
-        @inline(__always) func add(_ a0: Int, _ b0: Int) {
-            var a = a0, b = b0
-            while a < b && isSpaceOrTab(s[a]) { a += 1 }
-            while b > a && isSpaceOrTab(s[b - 1]) { b -= 1 }
-            cells.append((a, b))
-        }
-        var cellStart = i
-        var k = i
-        var trailingPipe = false
-        while k < e {
-            let b = s[k]
-            if b == UInt8(ascii: "\\") && k + 1 < e {
-                k += 2
-                continue
-            }
-            if b == UInt8(ascii: "|") {
-                add(cellStart, k)
-                cellStart = k + 1
-                if k + 1 == e { trailingPipe = true }
-            }
-            k += 1
-        }
-        if !trailingPipe && (cellStart < e || cells.isEmpty) { add(cellStart, e) }
+        let (trailingPipe, openStart) = appendCells(s, i, e, into: &cells)
+        if !trailingPipe && (openStart < e || cells.isEmpty) { appendCell(s, openStart, e, into: &cells) }
         return trailingPipe
     }
 
@@ -58,32 +37,41 @@ extension BlockParser {
         while e > start && isSpaceOrTab(s[e - 1]) { e -= 1 }
         // Nothing but spaces after the pipe: the row ends at it.
         if e == start { return (true, start) }
+        let (trailingPipe, openStart) = appendCells(s, start, e, into: &cells)
+        if !trailingPipe { appendCell(s, openStart, e, into: &cells) }
+        return (trailingPipe, openStart)
+    }
+
+    /// Appends the cells that unescaped pipes close in `s[start..<end]`
+    /// (trimmed); returns whether the text ends at a pipe and where the text
+    /// after the last pipe starts.
+    @inline(__always)
+    private static func appendCells(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) -> (Bool, Int) {
         var cellStart = start
         var k = start
         var trailingPipe = false
-        while k < e {
+        while k < end {
             let b = s[k]
-            if b == UInt8(ascii: "\\") && k + 1 < e {
+            if b == UInt8(ascii: "\\") && k + 1 < end {
                 k += 2
                 continue
             }
             if b == UInt8(ascii: "|") {
-                var a = cellStart, z = k
-                while a < z && isSpaceOrTab(s[a]) { a += 1 }
-                while z > a && isSpaceOrTab(s[z - 1]) { z -= 1 }
-                cells.append((a, z))
+                appendCell(s, cellStart, k, into: &cells)
                 cellStart = k + 1
-                if k + 1 == e { trailingPipe = true }
+                if k + 1 == end { trailingPipe = true }
             }
             k += 1
         }
-        if !trailingPipe {
-            var a = cellStart, z = e
-            while a < z && isSpaceOrTab(s[a]) { a += 1 }
-            while z > a && isSpaceOrTab(s[z - 1]) { z -= 1 }
-            cells.append((a, z))
-        }
         return (trailingPipe, cellStart)
+    }
+
+    @inline(__always)
+    private static func appendCell(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) {
+        var a = start, z = end
+        while a < z && isSpaceOrTab(s[a]) { a += 1 }
+        while z > a && isSpaceOrTab(s[z - 1]) { z -= 1 }
+        cells.append((a, z))
     }
 
     /// A delimiter row (`| :-- | --: |`): the alignments, or nil.
