@@ -207,7 +207,13 @@ extension BlockParser {
                             joining = q
                         }
                     }
-                    if emails && !inLink && !lit.isArena && stop - start == Int(lit.length) {
+                    // (A joined run finds addresses only when the text it
+                    // joins spans its literal too: a whole emission of the
+                    // run decides for all of it, and only its first node, an
+                    // escape, can make it not.)
+                    let joinedAligned = joining < 0
+                        || Int(out[Int(joining)].end) - Int(out[Int(joining)].start) == Int(out[Int(joining)].a.length)
+                    if emails && !inLink && !lit.isArena && stop - start == Int(lit.length) && joinedAligned {
                         emitTextWithEmails(lit, start: start, parent: rp, into: &out, inline: p, joining: joining)
                     } else if joining >= 0 {
                         out[Int(joining)].a.length += lit.length

@@ -146,3 +146,28 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the `stream` target (session 8, on that session's code): a
+    /// run of text that starts with an escape (`\.`: its range is longer
+    /// than its literal) has no e-mail autolinks in a whole emission; the
+    /// streamed emission that goes on after a resume point found them in
+    /// the part after it. Joined text finds addresses only when the text it
+    /// joins spans its literal.
+    @Test func fuzz_stream_emailsAfterAnEscapeInOneTextRun() {
+        let words = String(repeating: "word ", count: 12)
+        let docs = [
+            "\\.a@b.co " + words + "x@y.org z",
+            "p \\*q " + words + "m@n.io " + words + "k@l.dev",
+            "&amp;a@b.co " + words + "x@y.org",
+            "a@b.co " + words + "\\.c@d.co " + words + "e@f.co",
+            "\na@b.ca@b.ca@b.\0\0\0\\.ca@b.ca@b.ca@b.ca@b\u{1F}/\u{06} .ca@b.ca@b.ca@b.c",
+        ]
+        for d in docs {
+            for size in [1, 3, 4, 7, 16] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [size], checkDiff: true)
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size): \(problem ?? "")")
+            }
+        }
+    }
+}
