@@ -53,14 +53,21 @@ extension BlockParser {
     /// Whether block `b` was closed at checkpoint `c` (and so can never
     /// change again: its emitted nodes are final).
     func isSettled(_ b: Int32, at c: BlockCheckpoint) -> Bool {
-        guard Int(b) < c.blockCount else { return false }
+        checkpointChain.withUnsafeBufferPointer { BlockParser.isSettled(b, blockCount: c.blockCount, chain: $0) }
+    }
+
+    /// `isSettled(_:at:)` over the open chain `chain` of a checkpoint of
+    /// `blockCount` blocks.
+    @inline(__always)
+    static func isSettled(_ b: Int32, blockCount: Int, chain: UnsafeBufferPointer<Int32>) -> Bool {
+        guard Int(b) < blockCount else { return false }
         // The open chain's indices increase from the document to the tip.
-        var lo = 0, hi = checkpointChain.count
+        var lo = 0, hi = chain.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if checkpointChain[mid] < b { lo = mid + 1 } else { hi = mid }
+            if chain[mid] < b { lo = mid + 1 } else { hi = mid }
         }
-        return !(lo < checkpointChain.count && checkpointChain[lo] == b)
+        return !(lo < chain.count && chain[lo] == b)
     }
 
     func checkpoint() -> BlockCheckpoint {

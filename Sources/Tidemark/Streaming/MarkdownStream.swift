@@ -993,15 +993,7 @@ final class StreamEngine: @unchecked Sendable {
                 nodes[text].end = UInt32(newTrimmed)
                 nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
             }
-            var p = Int32(leaf)
-            if inCell {
-                nodes[leaf].end = UInt32(newTrimmed)
-                p = nodes[leaf].parent
-            }
-            while p >= 0 {
-                nodes[Int(p)].end = UInt32(newCount)
-                p = nodes[Int(p)].parent
-            }
+            StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
         }
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
@@ -1029,15 +1021,22 @@ final class StreamEngine: @unchecked Sendable {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(end)
         }
         storage.nodes.withUnsafeMutableBufferPointer { nodes in
-            var p = Int32(leaf)
-            if inCell {
-                nodes[leaf].end = UInt32(contentEnd)
-                p = nodes[leaf].parent
-            }
-            while p >= 0 {
-                nodes[Int(p)].end = UInt32(end)
-                p = nodes[Int(p)].parent
-            }
+            StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: contentEnd, end: end)
+        }
+    }
+
+    /// The ends of leaf `leaf` (a table cell: `contentEnd`) and of its
+    /// ancestors (`end`).
+    @inline(__always)
+    private static func setEnds(_ nodes: UnsafeMutableBufferPointer<RawNode>, leaf: Int, inCell: Bool, contentEnd: Int, end: Int) {
+        var p = Int32(leaf)
+        if inCell {
+            nodes[leaf].end = UInt32(contentEnd)
+            p = nodes[leaf].parent
+        }
+        while p >= 0 {
+            nodes[Int(p)].end = UInt32(end)
+            p = nodes[Int(p)].parent
         }
     }
 

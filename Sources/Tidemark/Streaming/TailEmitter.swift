@@ -78,13 +78,7 @@ extension BlockParser {
                           newLog: inout [TailEntry]) -> Int {
         // Whether block `b` was closed at the checkpoint (see `isSettled`).
         @inline(__always) func isSettled(_ b: Int32) -> Bool {
-            guard Int(b) < cp.blockCount else { return false }
-            var lo = 0, hi = chain.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if chain[mid] < b { lo = mid + 1 } else { hi = mid }
-            }
-            return !(lo < chain.count && chain[lo] == b)
+            BlockParser.isSettled(b, blockCount: cp.blockCount, chain: chain)
         }
         var cursor = startCursor
         var arenaCursor = startArena
