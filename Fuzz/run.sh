@@ -19,6 +19,8 @@
 # Environment: FUZZ_MAX_LEN caps the input size (default 16384; 4096 for
 # stream, whose every append is checked against a batch parse);
 # FUZZ_TIMEOUT is libFuzzer's per-input limit in seconds (default 1);
+# FUZZ_SEED fixes libFuzzer's random seed (make fuzz-smoke sets 1, so CI
+# mutates the same way on every run; unset, each run picks its own);
 # SWIFTC overrides the compiler; FUZZ_STALE_OK=1 uses the last build of a
 # module that compiled when its current sources do not; FUZZ_IGNORE relaxes
 # the checks of known bugs (Fuzz/README.md).
@@ -190,7 +192,9 @@ case "$mode" in
         if [[ -z "$(ls -A "$corpus")" ]]; then
             python3 "$here/make-seeds.py" --target "$target" "$corpus"
         fi
-        exec nice -n 19 "$bin/$target" "$corpus" "${common[@]}" \
+        seed=()
+        [[ -n "${FUZZ_SEED:-}" ]] && seed=("-seed=$FUZZ_SEED")
+        exec nice -n 19 "$bin/$target" "$corpus" "${common[@]}" "${seed[@]}" \
             -max_total_time="$mode" -max_len="$max_len" \
             -dict="$here/markdown.dict" -print_final_stats=1 "$@"
         ;;

@@ -16,6 +16,16 @@ import Tidemark
 /// of the unchanged prefix stay put between updates instead of flashing back
 /// to plain text.
 ///
+/// A parse that runs over the highlighter's `parseTimeoutMicros` is the one
+/// exception (some grammars loop in error recovery on broken code until the
+/// limit: tree-sitter-swift 0.0.1 on `{ b c(d) {\n co`). The update then keeps
+/// the previous spans that end before the first changed byte and sets
+/// `lastUpdateTimedOut`; and so that a stuck block does not stall every
+/// append of a stream for the whole limit, later updates that only append
+/// to the text that timed out do not parse again until it has doubled in
+/// length (they return the kept spans, with `lastUpdateTimedOut` still
+/// true). Any other edit parses again at once.
+///
 /// Thread-safe (updates are serialized), though one block is normally fed
 /// from one place.
 public final class HighlightSession: @unchecked Sendable {
@@ -32,6 +42,11 @@ public final class HighlightSession: @unchecked Sendable {
     private var text: [UInt8] = []
     private var spans: [HighlightSpan] = []
     private var lastUpdateWasIncremental = false
+    /// After a timeout: the text that timed out; an append to it shorter
+    /// than twice its length is not parsed (see the type's documentation).
+    private var timedOutText: [UInt8]?
+    private var updateTimedOut = false
+    private(set) var parsesAttempted = 0
 
     /// - Parameters:
     ///   - language: an info-string word (`swift`, `py`, …).
@@ -64,6 +79,16 @@ public final class HighlightSession: @unchecked Sendable {
         return lastUpdateWasIncremental
     }
 
+    /// True when the last `update` returned kept spans instead of a parse of
+    /// its text: the parse timed out, or an earlier one did and the text has
+    /// not doubled since (see the type's documentation). A renderer may show
+    /// such a block's tail as plain code.
+    public var lastUpdateTimedOut: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return updateTimedOut
+    }
+
     /// Spans for the block's full current text.
     public func update(code: String) -> [HighlightSpan] {
         lock.lock()
@@ -86,6 +111,17 @@ public final class HighlightSession: @unchecked Sendable {
         // The edit runs from the first differing byte to the end of both
         // texts: one edit covers appends, truncations and a rewritten tail.
         let prefix = commonPrefixLength(text, source)
+        if let stuck = timedOutText {
+            if source.count < 2 * stuck.count, source.count >= stuck.count,
+               commonPrefixLength(stuck, source) == stuck.count {
+                // Still growing from the text that timed out: keep the spans.
+                text = Array(source)
+                lastUpdateWasIncremental = false
+                updateTimedOut = true
+                return spans
+            }
+            timedOutText = nil
+        }
         var previous: OpaquePointer?
         // A previous tree with syntax errors is not reused: error recovery
         // is where an incremental reparse can differ from a fresh one (the
@@ -104,16 +140,19 @@ public final class HighlightSession: @unchecked Sendable {
             ts_tree_edit(tree, &edit)
             previous = tree
         }
+        parsesAttempted += 1
         let newTree = grammar.parse(source, oldTree: previous, timeoutMicros: timeoutMicros)
         defer {
             if let tree { ts_tree_delete(tree) }
             tree = newTree
         }
         lastUpdateWasIncremental = previous != nil && newTree != nil
+        updateTimedOut = newTree == nil
         guard let newTree else {
             // Timed out: keep showing the last good spans where they still
             // apply rather than dropping to plain text mid-stream.
-            text = []
+            text = Array(source)
+            timedOutText = text
             spans = spans.filter { $0.end <= prefix }
             return spans
         }
@@ -137,6 +176,8 @@ public final class HighlightSession: @unchecked Sendable {
         text = []
         spans = []
         lastUpdateWasIncremental = false
+        timedOutText = nil
+        updateTimedOut = false
     }
 }
 

@@ -168,3 +168,54 @@ extension FuzzFindingsHighlightTests {
         }
     }
 }
+
+extension FuzzFindingsHighlightTests {
+    /// `session-timeout`: tree-sitter-swift 0.0.1 loops in error recovery
+    /// (inserting one missing `!` after another at the end of the text) on
+    /// `{ b c(d) {\n co` until the parse time limit. The fuzzer compared the
+    /// session's kept spans with a fresh highlight that had timed out too.
+    /// A timed-out update keeps the spans before the change and says so, and
+    /// appends do not parse again until the text has doubled.
+    @Test func fuzz_highlight_sessionTimeoutKeepsSpansAndBacksOff() throws {
+        try GrammarFixtures.requireGrammar("swift")
+        let highlighter = TreeSitterHighlighter(cacheCapacity: 0, parseTimeoutMicros: 20_000)
+        let session = HighlightSession(language: "swift", highlighter: highlighter)
+        let good = "let x = 1\n"
+        let longer = session.update(code: good + "x += 1")
+        #expect(longer.contains { $0.start >= good.utf8.count })
+        #expect(!session.lastUpdateTimedOut)
+
+        // Timed out: the spans before the first changed byte stay.
+        let stuck = good + "{ b c(d) {\n co"
+        #expect(highlighter.highlight(stuck, language: "swift") == nil, "no longer times out: pick another input")
+        let before = longer.filter { $0.end <= good.utf8.count }
+        #expect(!before.isEmpty)
+        #expect(session.update(code: stuck) == before)
+        #expect(session.lastUpdateTimedOut)
+        #expect(session.parsesAttempted == 2)
+
+        // Appends shorter than twice the stuck text keep the spans unparsed.
+        var text = stuck
+        for piece in ["unt", "\n}", "\n}\n"] {
+            text += piece
+            #expect(session.update(code: text) == before)
+            #expect(session.lastUpdateTimedOut)
+        }
+        #expect(session.parsesAttempted == 2)
+
+        // Doubled: parsed again, and exact.
+        text += String(repeating: "let y = 2\n", count: 3)
+        #expect(text.utf8.count >= 2 * stuck.utf8.count)
+        let spans = session.update(code: text)
+        #expect(session.parsesAttempted == 3)
+        #expect(!session.lastUpdateTimedOut)
+        #expect(spans == highlighter.highlight(text, language: "swift"))
+
+        // Any edit that is not an append parses at once.
+        _ = session.update(code: stuck)
+        #expect(session.lastUpdateTimedOut)
+        #expect(session.update(code: good) == highlighter.highlight(good, language: "swift"))
+        #expect(session.parsesAttempted == 5)
+        #expect(!session.lastUpdateTimedOut)
+    }
+}
