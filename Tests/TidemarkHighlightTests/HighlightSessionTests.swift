@@ -178,7 +178,7 @@ extension FuzzFindingsHighlightTests {
     /// appends do not parse again until the text has doubled.
     @Test func fuzz_highlight_sessionTimeoutKeepsSpansAndBacksOff() throws {
         try GrammarFixtures.requireGrammar("swift")
-        let highlighter = TreeSitterHighlighter(cacheCapacity: 0, parseTimeoutMicros: 20_000)
+        let highlighter = TreeSitterHighlighter(cacheCapacity: 0, parseTimeoutMicros: 200_000)
         let session = HighlightSession(language: "swift", highlighter: highlighter)
         let good = "let x = 1\n"
         let longer = session.update(code: good + "x += 1")
