@@ -24,10 +24,20 @@ public final class TreeSitterHighlighter: CodeHighlighter, Sendable {
     /// linearly, and a multi-megabyte fence is data, not code to read.
     public let maxInputBytes: Int
     /// Per-parse time limit; a parse that runs over it gives plain code.
+    /// Some grammars loop in error recovery on broken code until the limit
+    /// (tree-sitter-swift 0.0.1 on `{ b c(d) {\n co`). So that a code block
+    /// streaming in does not stall every render for the whole limit, the
+    /// last few texts that timed out are remembered: a text that starts with
+    /// one of them (the same language) and is shorter than twice it gives
+    /// nil at once, without a parse.
     public let parseTimeoutMicros: UInt64
 
     private let grammars = Locked<[String: GrammarSlot]>([:])
     private let regexes = RegexCache()
+    /// The last (at most 8) texts whose parse timed out.
+    private let timedOut = Locked<[ResultCache.Key]>([])
+    /// Parses started (for tests).
+    let parseCount = Locked(0)
     let cache: ResultCache
 
     /// - Parameters:
@@ -71,9 +81,33 @@ public final class TreeSitterHighlighter: CodeHighlighter, Sendable {
         if code.isEmpty { return [] }
         let key = ResultCache.Key(language: canonical, code: Array(code.utf8))
         if let cached = cache.value(for: key) { return cached }
-        guard let spans = highlight(code, with: grammar) else { return nil }
+        if extendsTimedOutText(key) { return nil }
+        guard let spans = highlight(code, with: grammar) else {
+            recordTimeout(key)
+            return nil
+        }
         cache.insert(spans, for: key)
         return spans
+    }
+
+    /// Whether `key`'s code starts with a text of the same language whose
+    /// parse timed out and is shorter than twice it (see `parseTimeoutMicros`).
+    private func extendsTimedOutText(_ key: ResultCache.Key) -> Bool {
+        timedOut.withLock { entries in
+            entries.contains { stuck in
+                stuck.language == key.language && key.code.count >= stuck.code.count
+                    && key.code.count < 2 * stuck.code.count && key.code.starts(with: stuck.code)
+            }
+        }
+    }
+
+    private func recordTimeout(_ key: ResultCache.Key) {
+        timedOut.withLock { entries in
+            // A longer text that timed out replaces the ones it extends.
+            entries.removeAll { $0.language == key.language && key.code.starts(with: $0.code) }
+            entries.append(key)
+            if entries.count > 8 { entries.removeFirst(entries.count - 8) }
+        }
     }
 
     /// Canonical names of the languages that can be highlighted right now:
@@ -133,6 +167,7 @@ public final class TreeSitterHighlighter: CodeHighlighter, Sendable {
     private func highlight(_ code: String, with grammar: Grammar) -> [HighlightSpan]? {
         var code = code
         return code.withUTF8 { source in
+            parseCount.withLock { $0 += 1 }
             guard let tree = grammar.parse(source, timeoutMicros: parseTimeoutMicros) else { return nil }
             defer { ts_tree_delete(tree) }
             let captures = grammar.query.captures(root: ts_tree_root_node(tree), source: source)

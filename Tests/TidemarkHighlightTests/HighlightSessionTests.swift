@@ -219,3 +219,29 @@ extension FuzzFindingsHighlightTests {
         #expect(!session.lastUpdateTimedOut)
     }
 }
+
+extension FuzzFindingsHighlightTests {
+    /// The same loop through `highlight`, as a renderer calls it on every
+    /// update of a streaming code block: after a text times out, texts that
+    /// extend it to less than twice its length give nil without a parse.
+    @Test func highlightSkipsTextsGrowingFromOneThatTimedOut() throws {
+        try GrammarFixtures.requireGrammar("swift")
+        let highlighter = TreeSitterHighlighter(cacheCapacity: 8, parseTimeoutMicros: 200_000)
+        let stuck = "let x = 1\n{ b c(d) {\n co"
+        #expect(highlighter.highlight(stuck, language: "swift") == nil)
+        #expect(highlighter.parseCount.withLock { $0 } == 1)
+        for text in [stuck, stuck + "unt", stuck + "unt\n}\n}\n"] {
+            #expect(highlighter.highlight(text, language: "swift") == nil)
+        }
+        #expect(highlighter.parseCount.withLock { $0 } == 1)
+
+        // Other texts, another language and a doubled text parse.
+        let other = "let y = 2\n"
+        #expect(highlighter.highlight(other, language: "swift") == TreeSitterHighlighter(cacheCapacity: 0).highlight(other, language: "swift"))
+        #expect(highlighter.highlight(stuck, language: "kotlin") != nil || !highlighter.supports(language: "kotlin"))
+        let doubled = stuck + "unt\n}\n}\n" + String(repeating: "let y = 2\n", count: 3)
+        let spans = highlighter.highlight(doubled, language: "swift")
+        #expect(spans != nil)
+        #expect(spans == TreeSitterHighlighter(cacheCapacity: 0).highlight(doubled, language: "swift"))
+    }
+}
