@@ -440,8 +440,23 @@ import Testing
             "| 列 | 値 |\n|---|---|\n| 日本語の内容 | **値**です |\n",
             "- 項目その一です\n- 項目その二 `x` です\n",
             "emoji 😀😀 text 👪 more, http://🍄.ga/ and www.例え.jp/パス。ok\n",
+            "日本語www.example.jp本http://x.jp/日本a@b.jp日本//ww日本w.x\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 4, 5, 7])
+
+        // A long line of such text in chunks that split nearly every
+        // character: the plain path takes the placeholder back and goes on
+        // with the same text node (the word was checked up to it), so the
+        // paragraph is neither parsed again nor snapshotted.
+        var stream = MarkdownStream()
+        stream.append("前の段落。\n\n始")
+        let before = stream.engine.fullSnapshots
+        let emittedBefore = stream.engine.leafNodesEmitted
+        let line = Array(String(repeating: "日本語の文章です", count: 150).utf8)
+        for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
+        #expect(stream.engine.fullSnapshots - before < 5, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.engine.leafNodesEmitted - emittedBefore < 20, "\(stream.engine.leafNodesEmitted - emittedBefore) inline nodes emitted")
+        #expect(stream.document == Document(parsing: "前の段落。\n\n始" + String(repeating: "日本語の文章です", count: 150)))
     }
 
     @Test func untouchedBlocksKeepTheirIDs() {

@@ -337,7 +337,15 @@ final class StreamEngine: @unchecked Sendable {
             inline.content.removeLast(3)
             leafInlineSourceEnd = newCount
         }
-        wordCheckedEnd = -1
+        if wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell && hotTrimmed == count {
+            // The plain path appended the placeholder to the hot text: the
+            // word without it was checked too (U+FFFD holds no `@`, `www`
+            // or `//`), and the bytes that replace it continue the text.
+            wordCheckedEnd = newCount
+            hotTrimmed = newCount
+        } else {
+            wordCheckedEnd = -1
+        }
         publishedPending = false
         return true
     }
