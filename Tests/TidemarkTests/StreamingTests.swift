@@ -441,6 +441,10 @@ import Testing
             "- 項目その一です\n- 項目その二 `x` です\n",
             "emoji 😀😀 text 👪 more, http://🍄.ga/ and www.例え.jp/パス。ok\n",
             "日本語www.example.jp本http://x.jp/日本a@b.jp日本//ww日本w.x\n",
+            // The placeholder alone in a text node (after a closed
+            // construct), after a space, after spaces alone, in a cell.
+            "**太字**日本`コード`日本*強*日 本  日\t本 **b** 日 `c`  語。\n",
+            "a **b**  日本\n\n| x | **y**日 |\n|---|---|\n| `z`日 | a  本 |\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 4, 5, 7])
 

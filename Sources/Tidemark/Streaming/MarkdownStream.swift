@@ -305,17 +305,20 @@ final class StreamEngine: @unchecked Sendable {
         return lastUpdate
     }
 
-    /// Takes back the U+FFFD the plain path appended for held bytes, when
-    /// the text it extended keeps other bytes (otherwise the exact path
-    /// replaces it, as it replaces any pending bytes).
+    /// Takes back the U+FFFD the plain or paragraph path appended for held
+    /// bytes at the end of the trailing paragraph or table cell. The text
+    /// node it ends is cut back to the content without it (trailing spaces
+    /// and tabs are not content), or goes when nothing of it is left and
+    /// the node before it ends there. Otherwise the exact path replaces it,
+    /// as it replaces any pending bytes.
     private func removePlaceholder() -> Bool {
         placeholderShown = false
         let count = storage.source.count
-        guard count >= 4, stableCount == count - 3, storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement),
-              !isSpaceOrTab(storage.source[count - 4]) else { return false }
+        guard count >= 4, stableCount == count - 3, storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement)
+        else { return false }
         let c = storage.nodes.count - 1
         guard c > 0, storage.nodes[c].kind == .text, !storage.nodes[c].a.isArena, Int(storage.nodes[c].end) == count,
-              storage.nodes[c].a.end == count, storage.nodes[c].a.length > 3, storage.nodes[c].firstChild < 0 else { return false }
+              storage.nodes[c].a.end == count, storage.nodes[c].a.length >= 3, storage.nodes[c].firstChild < 0 else { return false }
         let leaf: Int
         var inCell = false
         if trailingParagraphNode > 0, let line = trailingParagraphLines.last, Int(line.end) == count {
@@ -327,22 +330,53 @@ final class StreamEngine: @unchecked Sendable {
             return false
         }
         guard Int(storage.nodes[c].parent) == leaf else { return false }
+        let newCount = count - 3
+        let textStart = Int(storage.nodes[c].a.start)
+        var trimmed = newCount
+        while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        let alone = trimmed == textStart
+        var before = Int32(c - 1)
+        if alone {
+            // The node before it (if any) must end where it started, and
+            // not in a space or tab (it would lose them as content too).
+            while before > Int32(leaf) && storage.nodes[Int(before)].parent != Int32(leaf) { before = storage.nodes[Int(before)].parent }
+            guard before <= Int32(leaf) || Int(storage.nodes[Int(before)].end) == textStart,
+                  textStart == 0 || !isSpaceOrTab(storage.source[textStart - 1]) else { return false }
+        }
         reclaim()
         storage.source.removeLast(3)
-        let newCount = count - 3
-        storage.nodes[c].end = UInt32(newCount)
-        storage.nodes[c].a.length -= 3
-        setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newCount, end: newCount)
+        if alone {
+            storage.nodes.removeLast()
+            if before > Int32(leaf) {
+                storage.nodes[Int(before)].next = -1
+                storage.nodes[leaf].lastChild = before
+            } else {
+                storage.nodes[leaf].firstChild = -1
+                storage.nodes[leaf].lastChild = -1
+            }
+        } else {
+            storage.nodes[c].end = UInt32(trimmed)
+            storage.nodes[c].a.length = UInt32(trimmed - textStart)
+        }
+        setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: trimmed, end: newCount)
+        // An emission mark past what is left (after the node that went, or
+        // with its end recorded past the new one) can no longer be restored.
+        for k in 0..<2 {
+            let m = k == 0 ? leafEmitMark : leafCleanMark
+            if alone ? m.at > c : (m.top == Int32(c) && Int(m.topEnd) > trimmed) {
+                if k == 0 { leafEmitMark = EmitMark() } else { leafCleanMark = EmitMark() }
+            }
+        }
         if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
             inline.content.removeLast(3)
             leafInlineSourceEnd = newCount
         }
-        if wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell && hotTrimmed == count {
+        if !alone && wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell && hotTrimmed == count {
             // The plain path appended the placeholder to the hot text: the
             // word without it was checked too (U+FFFD holds no `@`, `www`
             // or `//`), and the bytes that replace it continue the text.
             wordCheckedEnd = newCount
-            hotTrimmed = newCount
+            hotTrimmed = trimmed
         } else {
             wordCheckedEnd = -1
         }
