@@ -203,6 +203,9 @@ final class StreamEngine: @unchecked Sendable {
         e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
+        e.wordScanEnd = wordScanEnd
+        e.wordScanStart = wordScanStart
+        e.wordScanFollows = wordScanFollows
         e.hotText = hotText
         e.hotLeaf = hotLeaf
         e.hotInCell = hotInCell
@@ -275,8 +278,11 @@ final class StreamEngine: @unchecked Sendable {
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
                 }
                 // The first bytes of the next line may take the blank-line,
-                // new-paragraph-line or new-code-line fast path.
+                // new-paragraph-line or new-code-line fast path (with a
+                // placeholder for a UTF-8 sequence they end inside).
                 if rest.isEmpty || appendFast(rest) { return lastUpdate }
+                let hold = Normalizer.incompleteSuffixLength(rest)
+                if hold > 0, let update = appendWithPlaceholder(rest, hold: hold) { return update }
                 return appendExactly(rest)
             }
         }
@@ -295,7 +301,9 @@ final class StreamEngine: @unchecked Sendable {
         var shown = Array(bytes[..<(bytes.count - hold)])
         guard !shown.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
         shown.append(contentsOf: StreamEngine.replacement)
-        let ok = shown.withUnsafeBufferPointer { appendPlainText($0) || appendToParagraphLine($0) }
+        let ok = shown.withUnsafeBufferPointer {
+            appendPlainText($0) || appendToParagraphLine($0) || appendNewParagraphLine($0) || appendNewBlockLine($0)
+        }
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
         stableCount = storage.source.count - 3
@@ -343,8 +351,13 @@ final class StreamEngine: @unchecked Sendable {
             guard before <= Int32(leaf) || Int(storage.nodes[Int(before)].end) == textStart,
                   textStart == 0 || !isSpaceOrTab(storage.source[textStart - 1]) else { return false }
         }
+        let continues = !alone && wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell
+            && hotTrimmed == count
+        if !continues { foldWordScan() }
         reclaim()
         storage.source.removeLast(3)
+        // (The word checked up to the placeholder was checked without it.)
+        if wordScanEnd == count { wordScanEnd = newCount }
         if alone {
             storage.nodes.removeLast()
             if before > Int32(leaf) {
@@ -371,7 +384,7 @@ final class StreamEngine: @unchecked Sendable {
             inline.content.removeLast(3)
             leafInlineSourceEnd = newCount
         }
-        if !alone && wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell && hotTrimmed == count {
+        if continues {
             // The plain path appended the placeholder to the hot text: the
             // word without it was checked too (U+FFFD holds no `@`, `www`
             // or `//`), and the bytes that replace it continue the text.
@@ -654,6 +667,7 @@ final class StreamEngine: @unchecked Sendable {
         nodes[0].end = UInt32(end)
         findTrailingLeaf(nodes)
         leafInlineNode = -1
+        foldWordScan()
         wordCheckedEnd = -1
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
@@ -704,6 +718,7 @@ final class StreamEngine: @unchecked Sendable {
         if lastTailIDs.isEmpty {
             // Every block is settled: nothing but the root changed (and
             // what an earlier part of the same chunk changed).
+            foldWordScan()
             wordCheckedEnd = -1
             if diffEpoch != appendEpoch { lastDiffMode = 2 }
             lastFinal = false
@@ -787,7 +802,9 @@ final class StreamEngine: @unchecked Sendable {
             // The common case: whole, clean bytes after the start — no copy
             // but into the source.
             reclaim()
+            foldWordScan()
             if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
+            if wordScanEnd > stableCount { wordScanEnd = -1 }
             storage.source.append(contentsOf: bytes)
             stableCount = storage.source.count
             consumeCompleteLines()
@@ -812,7 +829,9 @@ final class StreamEngine: @unchecked Sendable {
         if hold > 0 { pending = Array(input[complete...]) }
         let normalized = Normalizer.normalize(Array(input[0..<complete]), dropBOM: false)
         reclaim()
+        foldWordScan()
         storage.source.removeSubrange(stableCount...)
+        if wordScanEnd > stableCount { wordScanEnd = -1 }
         storage.source.append(contentsOf: normalized)
         stableCount = storage.source.count
         consumeCompleteLines()
@@ -925,6 +944,8 @@ final class StreamEngine: @unchecked Sendable {
             while storage.nodes[d].lastChild >= 0 { d = Int(storage.nodes[d].lastChild) }
             guard d == storage.nodes.count - 1 else { return false }
         }
+        // Where the word the new bytes extend starts (-1: not looked for).
+        var wordStart = -1
         // A delimiter run, escape or math/code delimiter at the end could
         // read the next byte; a leading space or tab reads the same as the
         // end of the content did.
@@ -939,11 +960,22 @@ final class StreamEngine: @unchecked Sendable {
             var k = sourceCount
             if wordCheckedEnd == sourceCount {
                 k = max(lineContentStart, sourceCount - 2)
+                wordStart = -1
             } else {
                 while k > lineContentStart && !isSpaceOrTab(storage.source[k - 1]) {
+                    if k == wordScanEnd && k <= stableCount {
+                        // An earlier append checked the word up to here
+                        // (bytes before `stableCount` never change): only
+                        // a `www` or `//` across this point is read again.
+                        wordStart = max(lineContentStart, wordScanStart)
+                        assert(StreamEngine.wordIsUnlinked(storage.source, wordStart, k))
+                        k = max(wordStart, k - 2)
+                        break
+                    }
                     k -= 1
                     if sourceCount - k > 256 { return false }
                 }
+                if wordStart < 0 { wordStart = k }
             }
             // The word with the new bytes, read in place.
             let oldCount = sourceCount - k
@@ -975,6 +1007,15 @@ final class StreamEngine: @unchecked Sendable {
         setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
         _ = trailingBlockChanged()
         wordCheckedEnd = newCount
+        if wordStart >= 0 {
+            // The word with the new bytes holds no `@`, `www` or `//`.
+            wordScanStart = wordStart
+            wordScanEnd = sourceCount
+        }
+        extendWordScan(sourceCount, newCount)
+        // Plain appends after this one (`appendPlainTextAgain`) extend it
+        // too, found when `wordCheckedEnd` is dropped (`foldWordScan`).
+        wordScanFollows = wordScanEnd == newCount
         // The next plain bytes extend the same text node (see
         // `appendPlainTextAgain`), unless there is none yet.
         hotText = extend ? c : (newTrimmed > trimmed ? storage.nodes.count - 1 : -1)
@@ -1042,6 +1083,29 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// Before `wordCheckedEnd` is dropped or the source cut: the plain
+    /// appends since the last word check (`wordScanFollows`) extended the
+    /// checked word to `wordCheckedEnd`.
+    @inline(__always)
+    private func foldWordScan() {
+        guard wordScanFollows else { return }
+        wordScanFollows = false
+        if wordScanEnd >= 0 && wordCheckedEnd > wordScanEnd && wordCheckedEnd <= storage.source.count {
+            extendWordScan(wordScanEnd, wordCheckedEnd)
+        }
+    }
+
+    /// The plain path appended checked bytes at `old`: a word checked up to
+    /// there goes on to `new` (from after the last space or tab among them).
+    @inline(__always)
+    private func extendWordScan(_ old: Int, _ new: Int) {
+        guard wordScanEnd == old else { return }
+        var w = new
+        while w > old && !isSpaceOrTab(storage.source[w - 1]) { w -= 1 }
+        if w > old { wordScanStart = w }
+        wordScanEnd = new
+    }
+
     /// `appendPlainTextAgain` for printable ASCII, checked here without
     /// the dispatch of `append` (most appends of a model's answer).
     @inline(__always)
@@ -1085,6 +1149,29 @@ final class StreamEngine: @unchecked Sendable {
     /// The source length after the last plain-text append, whose word then
     /// held no `@`, `www` or `//` (-1 after any other change).
     @exclusivity(unchecked) private var wordCheckedEnd = -1
+    /// What the plain path's word check last found, kept across other
+    /// appends: the word that ended at `wordScanEnd` (-1: none) started at
+    /// `wordScanStart` and held no `@`, `www` or `//`. Text without spaces
+    /// (Chinese, Japanese) has lines of one word; without this, every plain
+    /// append after a construct read the whole line again, and gave up
+    /// past 256 bytes. Valid while `wordScanEnd <= stableCount` (those
+    /// bytes never change; sources cut below it drop it).
+    @exclusivity(unchecked) private var wordScanEnd = -1
+    @exclusivity(unchecked) private var wordScanStart = 0
+    @exclusivity(unchecked) private var wordScanFollows = false
+
+    /// Debug check of `wordScanEnd`'s claim.
+    static func wordIsUnlinked(_ source: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end {
+            let b = source[i]
+            if isSpaceOrTab(b) || b == UInt8(ascii: "@") { return false }
+            if i + 2 < end && b == UInt8(ascii: "w") && source[i + 1] == b && source[i + 2] == b { return false }
+            if i + 1 < end && b == UInt8(ascii: "/") && source[i + 1] == b { return false }
+            i += 1
+        }
+        return true
+    }
 
     /// The second fast path: bytes without a line ending appended to the
     /// last line of a trailing code block, when that line already holds a
@@ -1963,6 +2050,7 @@ final class StreamEngine: @unchecked Sendable {
         afterCodeLineFeed = false
         afterTableRowLineFeed = false
         blankPartialLine = false
+        foldWordScan()
         wordCheckedEnd = -1
         if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
         let id = lastTailIDs[lastTailIDs.count - 1]
@@ -2501,6 +2589,7 @@ final class StreamEngine: @unchecked Sendable {
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
         afterTableRowLineFeed = false
+        foldWordScan()
         wordCheckedEnd = -1
         reclaim()
         // (The storage lets go of the layout and diff it was shown with, so
@@ -2510,7 +2599,9 @@ final class StreamEngine: @unchecked Sendable {
         storage.streamDiff = nil
 
         // The snapshot's source: the stable bytes plus the pending tail.
+        foldWordScan()
         if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
+        if wordScanEnd > stableCount { wordScanEnd = -1 }
         if !pending.isEmpty {
             storage.source.append(contentsOf: Normalizer.normalize(pending, dropBOM: !started || finalInput && stableCount == 0))
         }
