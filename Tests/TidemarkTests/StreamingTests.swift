@@ -463,6 +463,39 @@ import Testing
         #expect(stream.document == Document(parsing: "前の段落。\n\n始" + String(repeating: "日本語の文章です", count: 150)))
     }
 
+    /// A new top-level block whose first chunk did not decide its line
+    /// (`##`, `1`, a fence's backticks) is the same block of the layout
+    /// when the next chunks do: reported changed under the id it got, with
+    /// no full snapshot.
+    @Test func newTopLevelBlockGrowsOverChunks() {
+        let cases: [[String]] = [
+            ["Intro text.\n\n", "###", " Abc", " def"],
+            ["Intro text.\n\n", "##", " Ab", "cd"],
+            ["Intro text.\n\n", "1", ". **", "Bold"],
+            ["Intro text.\n\n", "```", "swift"],
+            ["Intro text.\n\n- a\n\n", "#", "# T"],
+            ["# A\n\n", "2", ")", " x"],
+        ]
+        for c in cases {
+            var stream = MarkdownStream()
+            stream.append(c[0])
+            let first = stream.append(c[1])
+            #expect(first.inserted.count == 1, "\(c)")
+            let id = first.blockIDs.last
+            let before = stream.engine.fullSnapshots
+            var text = c[0] + c[1]
+            for chunk in c.dropFirst(2) {
+                let update = stream.append(chunk)
+                text += chunk
+                #expect(update.inserted.isEmpty && update.removed.isEmpty, "\(c): \(chunk)")
+                #expect(update.changed == [id].compactMap { $0 }, "\(c): \(chunk)")
+                #expect(stream.document == Document(parsing: text), "\(c): \(chunk)")
+            }
+            #expect(stream.engine.fullSnapshots == before, "\(c): \(stream.engine.fullSnapshots - before) snapshots")
+        }
+        StreamingTests.expectExact(cases.map { $0.joined() + "\nafter\n" }, chunkSizes: [1, 2, 3, 4])
+    }
+
     @Test func untouchedBlocksKeepTheirIDs() {
         var stream = MarkdownStream()
         stream.append("# Title\n\nFirst paragraph.\n\nSecond")

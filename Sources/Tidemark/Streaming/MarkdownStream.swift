@@ -634,11 +634,17 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The new nodes follow the last update's (at the baseline): the
         // last of those is in the subtree of the chain's last block.
+        // A new top-level block of this line that the last pass added too
+        // (`###` then ` Title`, `1` then `. item`): the same block of the
+        // layout, at the same node and start, changed.
+        let sameTop = continuing && attachNode == 0 && newLine.attach == 0 && !settled && baseline < nodes.count
+            && lastLayout.tailStarts.last == baseline && tailBlocks.last?.start == Int(nodes[baseline].start)
+            && Int(p.blocks[Int(firstNew)].start) == Int(nodes[baseline].start)
         if continuing {
-            // (A new top-level block changed the layout: a snapshot redoes
-            // it. Else the nodes below the baseline are as the last pass
+            // (Else a new top-level block changed the layout: a snapshot
+            // redoes it. The nodes below the baseline are as the last pass
             // left them but for these links.)
-            guard newLine.attach != 0 && attachNode != 0 && !settled else { return false }
+            guard sameTop || (newLine.attach != 0 && attachNode != 0 && !settled) else { return false }
             let a = Int(newLine.attach), c = newLine.attachLastChild
             guard a < baseline, c < Int32(baseline) else { return false }
             nodes.removeSubrange(baseline...)
@@ -674,7 +680,7 @@ final class StreamEngine: @unchecked Sendable {
         afterTableRowLineFeed = false
         blankPartialLine = false
         keepJustSettled = false
-        if attachNode == 0 || settled {
+        if (attachNode == 0 && !sameTop) || settled {
             // A new top-level block, or blocks settled: the diff and the
             // layout are new too.
             storage.nodes = nodes
