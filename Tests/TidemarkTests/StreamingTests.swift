@@ -496,6 +496,35 @@ import Testing
         StreamingTests.expectExact(cases.map { $0.joined() + "\nafter\n" }, chunkSizes: [1, 2, 3, 4])
     }
 
+    /// The line feed after an ATX heading or a thematic break, and blank
+    /// lines after a top-level one, only move the root's end: no snapshot.
+    /// Setext underlines, headings in containers and what follows stay
+    /// exact.
+    @Test func headingsAndBreaksLineByLine() {
+        let docs = [
+            "Intro.\n\n## Title\n\nText after.\n\n---\n\n### Next ###\n\n\n\nMore.\n",
+            "Para\n---\n\nPara\n***\nafter\n",
+            "> ## Quoted\n> text\n\n- ## In item\n- ---\n- x\n\n1. # One\n2. two\n",
+            "# A\n# B\n---\n- - -\n***\n#\n# \n#5 not\n####### no\n",
+            "## T\n   \nx\n## T ##   \n\t\n",
+            "Text\n## Heading interrupts\nLazy?\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        var stream = MarkdownStream()
+        stream.append("Intro.\n\n")
+        let before = stream.engine.fullSnapshots
+        let section = Array("## A heading of some words\n\n---\n\n".utf8)
+        for _ in 0..<50 {
+            for k in stride(from: 0, to: section.count, by: 4) { stream.append(bytes: section[k..<min(k + 4, section.count)]) }
+        }
+        #expect(stream.engine.fullSnapshots - before < 10, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: "## A heading of some words\n\n---\n\n", count: 50)))
+    }
+
     @Test func untouchedBlocksKeepTheirIDs() {
         var stream = MarkdownStream()
         stream.append("# Title\n\nFirst paragraph.\n\nSecond")

@@ -203,6 +203,7 @@ final class StreamEngine: @unchecked Sendable {
         e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
+        e.singleLineBlockFeedEnd = singleLineBlockFeedEnd
         e.wordScanEnd = wordScanEnd
         e.wordScanStart = wordScanStart
         e.wordScanFollows = wordScanFollows
@@ -271,7 +272,9 @@ final class StreamEngine: @unchecked Sendable {
                     if k > rest.startIndex && !appendFast(UnsafeBufferPointer(rebasing: rest[..<k])) {
                         return appendExactly(rest)
                     }
-                    guard appendLineFeedToParagraph() || appendCodeLineFeed() || appendMathLineFeed() || appendBlankCodeLine()
+                    guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
+                            || appendCodeLineFeed()
+                            || appendMathLineFeed() || appendBlankCodeLine()
                             || appendTableRowLineFeed() || appendBlankLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
@@ -779,6 +782,56 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphNode = 0
         trailingParagraphLines.removeAll(keepingCapacity: true)
         leafInlineNode = -1
+        return true
+    }
+
+    /// The line feed that ends a line that is an ATX heading or a thematic
+    /// break (the document's last block starts on the partial line): a
+    /// block of one line, which the end of the line closes as the end of
+    /// the input did. The parser consumes the line; only the root's end
+    /// moves. (A heading made by a setext underline, or a fence, has more
+    /// lines: the exact path.)
+    private func appendLineFeedAfterSingleLineBlock() -> Bool {
+        let sourceCount = storage.source.count
+        guard stableCount == sourceCount, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty,
+              sourceCount > 0, storage.source[sourceCount - 1] != 0x0A else { return false }
+        // The document's last block: down the last children to a leaf block.
+        var b = 0
+        while true {
+            let kind = storage.nodes[b].kind
+            guard kind == .document || kind == .blockQuote || kind == .alert || kind == .list || kind == .item,
+                  storage.nodes[b].lastChild > 0 else { break }
+            b = Int(storage.nodes[b].lastChild)
+        }
+        let leaf = storage.nodes[b]
+        guard b >= settledNodeCount, (leaf.kind == .heading && leaf.flags & 1 == 0) || leaf.kind == .thematicBreak
+        else { return false }
+        // (It starts on the partial line: no line feed from it on.)
+        var i = sourceCount - 1
+        while i >= Int(leaf.start) {
+            if storage.source[i] == 0x0A { return false }
+            i -= 1
+        }
+        // Nothing of the line is left for the plain and paragraph paths.
+        consumeLineFeed()
+        trailingParagraphNode = 0
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        leafInlineNode = -1
+        singleLineBlockFeedEnd = leaf.parent == 0 ? storage.source.count : -1
+        return true
+    }
+
+    /// After `appendLineFeedAfterSingleLineBlock` for a top-level block
+    /// (the source's length then; -1: not): a line feed right after it is a
+    /// blank line, which changes nothing but the root's end.
+    @exclusivity(unchecked) private var singleLineBlockFeedEnd = -1
+
+    private func appendBlankLineAfterSingleLineBlock() -> Bool {
+        let sourceCount = storage.source.count
+        guard singleLineBlockFeedEnd == sourceCount, stableCount == sourceCount, storage.source.last == 0x0A,
+              !publishedPending, !placeholderShown, !lastTailIDs.isEmpty else { return false }
+        consumeLineFeed()
+        singleLineBlockFeedEnd = storage.source.count
         return true
     }
 
