@@ -326,7 +326,13 @@ final class InlineParser {
         }
         // (The bounds the searches start from, also when none runs.)
         if openersBottom.count != 18 { openersBottom = [Int32](repeating: -1, count: 18) }
-        for k in 0..<18 { openersBottom[k] = resumeOpenersBottom.count == 18 ? resumeOpenersBottom[k] : -1 }
+        if resumeOpenersBottom.count == 18 {
+            openersBottom.withUnsafeMutableBufferPointer { to in
+                resumeOpenersBottom.withUnsafeBufferPointer { from in for k in 0..<18 { to[k] = from[k] } }
+            }
+        } else {
+            openersBottom.withUnsafeMutableBufferPointer { to in for k in 0..<18 { to[k] = -1 } }
+        }
         if delimiterTop >= resumeOpenerCount {
             keepOpeners = true
             processEmphasis(-1, resumed: true)
@@ -363,7 +369,11 @@ final class InlineParser {
         // (What the searches before learned of the openers that moved is
         // dropped: a search may look at them again.)
         if resumeOpenersBottom.count != 18 { resumeOpenersBottom = [Int32](repeating: -1, count: 18) }
-        for k in 0..<18 { resumeOpenersBottom[k] = openersBottom[k] >= low ? low - 1 : openersBottom[k] }
+        resumeOpenersBottom.withUnsafeMutableBufferPointer { to in
+            openersBottom.withUnsafeBufferPointer { from in
+                for k in 0..<18 { to[k] = from[k] >= low ? low - 1 : from[k] }
+            }
+        }
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
@@ -374,7 +384,9 @@ final class InlineParser {
         // (A held bracket's delimiter bottom is never read — a `]` that
         // takes it restarts first — but no index from before the stack was
         // compacted stays.)
-        for k in brackets.indices { brackets[k].delimiterBottom = -1 }
+        if !brackets.isEmpty {
+            brackets.withUnsafeMutableBufferPointer { b in for k in b.indices { b[k].delimiterBottom = -1 } }
+        }
         if w == 0 && brackets.isEmpty {
             cleanPosition = pos
             cleanNodeCount = nodes.count
@@ -420,7 +432,7 @@ final class InlineParser {
         resumeTopBracketAfter = false
         resumeLinksInactiveBelow = 0
         if !resumeOpenersBottom.isEmpty {
-            for k in 0..<resumeOpenersBottom.count { resumeOpenersBottom[k] = -1 }
+            resumeOpenersBottom.withUnsafeMutableBufferPointer { b in for k in b.indices { b[k] = -1 } }
         }
     }
 
