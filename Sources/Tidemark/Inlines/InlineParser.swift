@@ -233,7 +233,7 @@ final class InlineParser {
     func parseResuming(length: Int) -> Bool {
         var start = 0
         if resumePosition > 0 && resumePosition < length && resumeNodeCount <= nodes.count && resumeLast >= 0 {
-            nodes.removeSubrange(resumeNodeCount...)
+            if nodes.count > resumeNodeCount { nodes.removeSubrange(resumeNodeCount...) }
             nodes[Int(resumeLast)].next = -1
             nodes[0].last = resumeLast
             nodes[0].end = Int32(length)
@@ -362,7 +362,7 @@ final class InlineParser {
         }
         if w == low && low > 0 { delimiters[Int(low - 1)].next = -1 }
         liveScratch = live
-        delimiters.removeSubrange(Int(w)...)
+        if delimiters.count > Int(w) { delimiters.removeSubrange(Int(w)...) }
         delimiterTop = w - 1
         resumeOpenerCount = w
         touchedFloor = .max
@@ -442,15 +442,17 @@ final class InlineParser {
     /// closers, raw HTML memo) before a parse.
     @inline(__always)
     private func resetScan(keeping openers: Int32 = 0, brackets keptBrackets: Int = 0) {
+        // (Only when there is something to remove: an empty removal still
+        // goes through `replaceSubrange`.)
         if openers > 0 {
-            delimiters.removeSubrange(Int(openers)...)
+            if delimiters.count > Int(openers) { delimiters.removeSubrange(Int(openers)...) }
             delimiters[Int(openers) - 1].next = -1
-        } else {
+        } else if !delimiters.isEmpty {
             delimiters.removeAll(keepingCapacity: true)
         }
         if keptBrackets > 0 {
-            brackets.removeSubrange(keptBrackets...)
-        } else {
+            if brackets.count > keptBrackets { brackets.removeSubrange(keptBrackets...) }
+        } else if !brackets.isEmpty {
             brackets.removeAll(keepingCapacity: true)
         }
         linksInactiveBelow = 0
