@@ -112,8 +112,7 @@ public final class HighlightSession: @unchecked Sendable {
         // texts: one edit covers appends, truncations and a rewritten tail.
         let prefix = commonPrefixLength(text, source)
         if let stuck = timedOutText {
-            if source.count < 2 * stuck.count, source.count >= stuck.count,
-               commonPrefixLength(stuck, source) == stuck.count {
+            if growsFromTimedOut(source, stuck) {
                 // Still growing from the text that timed out: keep the spans.
                 text = Array(source)
                 lastUpdateWasIncremental = false
@@ -206,4 +205,12 @@ private func advance(_ start: TSPoint, over bytes: some Collection<UInt8>) -> TS
         }
     }
     return point
+}
+
+/// Whether `text` starts with `stuck` — a text whose parse timed out — and
+/// is shorter than twice it: such a text is not parsed again (a grammar that
+/// loops in error recovery on the stuck text would stall each append of a
+/// stream for the whole time limit).
+func growsFromTimedOut(_ text: some Collection<UInt8>, _ stuck: [UInt8]) -> Bool {
+    text.count >= stuck.count && text.count < 2 * stuck.count && text.starts(with: stuck)
 }

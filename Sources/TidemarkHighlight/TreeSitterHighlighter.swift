@@ -94,10 +94,7 @@ public final class TreeSitterHighlighter: CodeHighlighter, Sendable {
     /// parse timed out and is shorter than twice it (see `parseTimeoutMicros`).
     private func extendsTimedOutText(_ key: ResultCache.Key) -> Bool {
         timedOut.withLock { entries in
-            entries.contains { stuck in
-                stuck.language == key.language && key.code.count >= stuck.code.count
-                    && key.code.count < 2 * stuck.code.count && key.code.starts(with: stuck.code)
-            }
+            entries.contains { $0.language == key.language && growsFromTimedOut(key.code, $0.code) }
         }
     }
 

@@ -377,12 +377,9 @@ final class StreamEngine: @unchecked Sendable {
         setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: trimmed, end: newCount)
         // An emission mark past what is left (after the node that went, or
         // with its end recorded past the new one) can no longer be restored.
-        for k in 0..<2 {
-            let m = k == 0 ? leafEmitMark : leafCleanMark
-            if alone ? m.at > c : (m.top == Int32(c) && Int(m.topEnd) > trimmed) {
-                if k == 0 { leafEmitMark = EmitMark() } else { leafCleanMark = EmitMark() }
-            }
-        }
+        func stale(_ m: EmitMark) -> Bool { alone ? m.at > c : m.top == Int32(c) && Int(m.topEnd) > trimmed }
+        if stale(leafEmitMark) { leafEmitMark = EmitMark() }
+        if stale(leafCleanMark) { leafCleanMark = EmitMark() }
         if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
             inline.content.removeLast(3)
             leafInlineSourceEnd = newCount
@@ -861,9 +858,7 @@ final class StreamEngine: @unchecked Sendable {
             // The common case: whole, clean bytes after the start — no copy
             // but into the source.
             reclaim()
-            foldWordScan()
-            if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
-            if wordScanEnd > stableCount { wordScanEnd = -1 }
+            cutSourceToStable()
             storage.source.append(contentsOf: bytes)
             stableCount = storage.source.count
             consumeCompleteLines()
@@ -888,9 +883,7 @@ final class StreamEngine: @unchecked Sendable {
         if hold > 0 { pending = Array(input[complete...]) }
         let normalized = Normalizer.normalize(Array(input[0..<complete]), dropBOM: false)
         reclaim()
-        foldWordScan()
-        storage.source.removeSubrange(stableCount...)
-        if wordScanEnd > stableCount { wordScanEnd = -1 }
+        cutSourceToStable()
         storage.source.append(contentsOf: normalized)
         stableCount = storage.source.count
         consumeCompleteLines()
@@ -1019,7 +1012,6 @@ final class StreamEngine: @unchecked Sendable {
             var k = sourceCount
             if wordCheckedEnd == sourceCount {
                 k = max(lineContentStart, sourceCount - 2)
-                wordStart = -1
             } else {
                 while k > lineContentStart && !isSpaceOrTab(storage.source[k - 1]) {
                     if k == wordScanEnd && k <= stableCount {
@@ -1140,6 +1132,15 @@ final class StreamEngine: @unchecked Sendable {
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
         return true
+    }
+
+    /// Drops the source's bytes past `stableCount` (a pending tail shown by
+    /// the last snapshot, a placeholder), and what the word check knew of
+    /// them.
+    private func cutSourceToStable() {
+        foldWordScan()
+        if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
+        if wordScanEnd > stableCount { wordScanEnd = -1 }
     }
 
     /// Before `wordCheckedEnd` is dropped or the source cut: the plain
@@ -2658,9 +2659,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.streamDiff = nil
 
         // The snapshot's source: the stable bytes plus the pending tail.
-        foldWordScan()
-        if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
-        if wordScanEnd > stableCount { wordScanEnd = -1 }
+        cutSourceToStable()
         if !pending.isEmpty {
             storage.source.append(contentsOf: Normalizer.normalize(pending, dropBOM: !started || finalInput && stableCount == 0))
         }
