@@ -293,13 +293,31 @@ struct MathScan {
     /// Prefix counts of letters and digits (for backslash math).
     var alphanumeric: [Int32]? = nil
 
+    /// Whether anything was found or counted since the last reset.
+    var isEmpty: Bool { !used && alphanumeric == nil }
+    private var used = false
+
+    /// Forgets what was found, keeping the arrays (a streamed paragraph
+    /// resets it on every parse).
+    mutating func reset() {
+        if used {
+            for k in positions.indices { positions[k] = nil }
+            for k in cursors.indices { cursors[k] = 0 }
+            used = false
+        }
+        alphanumeric = nil
+    }
+
     mutating func next(_ kind: Kind, after p: Int, in parser: InlineParser) -> Int? {
+        used = true
         let k = kind.rawValue
         if positions.isEmpty {
             positions = Array(repeating: nil, count: 6)
             cursors = Array(repeating: 0, count: 6)
         }
-        if positions[k] == nil { positions[k] = MathScan.find(kind, parser) }
+        // (Found from the first position asked for: a parse asks in order,
+        // and a resumed one only past where it resumed.)
+        if positions[k] == nil { positions[k] = MathScan.find(kind, parser, from: p) }
         let list = positions[k]!
         var i = cursors[k]
         while i < list.count && list[i] < p { i += 1 }
@@ -319,13 +337,14 @@ struct MathScan {
         return Int(alphanumeric![b] - alphanumeric![a])
     }
 
-    static func find(_ kind: Kind, _ p: InlineParser) -> [Int] {
+    /// The closers of `kind` at or after `from`.
+    static func find(_ kind: Kind, _ p: InlineParser, from: Int) -> [Int] {
         let c = p.c, n = p.n
         var out: [Int] = []
         let dollar = UInt8(ascii: "$"), backslash = UInt8(ascii: "\\")
         switch kind {
         case .single:
-            for i in 1..<max(1, n) where c[i] == dollar {
+            for i in max(1, from)..<max(1, n, from) where c[i] == dollar {
                 if p.isEscaped(i) { continue }
                 if i + 1 < n && c[i + 1] == dollar { continue }
                 if c[i - 1] == dollar && !p.isEscaped(i - 1) { continue }
@@ -334,21 +353,21 @@ struct MathScan {
                 out.append(i)
             }
         case .double:
-            var i = 0
+            var i = from
             while i + 1 < n {
                 if c[i] == dollar && c[i + 1] == dollar && !p.isEscaped(i) { out.append(i) }
                 i += 1
             }
         case .paren, .bracket:
             let close = kind == .paren ? UInt8(ascii: ")") : UInt8(ascii: "]")
-            var i = 0
+            var i = from
             while i + 1 < n {
                 if c[i] == backslash && c[i + 1] == close && !p.isEscaped(i) { out.append(i) }
                 i += 1
             }
         case .doubledParen, .doubledBracket:
             let close = kind == .doubledParen ? UInt8(ascii: ")") : UInt8(ascii: "]")
-            var i = 0
+            var i = from
             while i + 2 < n {
                 if c[i] == backslash && c[i + 1] == backslash && c[i + 2] == close { out.append(i) }
                 i += 1

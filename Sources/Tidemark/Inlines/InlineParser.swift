@@ -457,7 +457,7 @@ final class InlineParser {
         }
         linksInactiveBelow = 0
         delimiterTop = openers - 1
-        if !mathScan.positions.isEmpty || mathScan.alphanumeric != nil { mathScan = MathScan() }
+        if !mathScan.isEmpty { mathScan.reset() }
         backtickRunsScanned = false
         html = RawHTML.Memo()
     }
