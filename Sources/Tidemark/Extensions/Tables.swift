@@ -196,7 +196,13 @@ extension BlockParser {
             var cellNode = RawNode(kind: .tableCell, start: range.0, end: range.1)
             cellNode.small = UInt16(aligns[col].rawValue)
             let ci = BlockParser.appendNode(cellNode, parent: r, into: &out)
-            if range.1 > range.0 {
+            if range.1 > range.0 && !isSpaceOrTab(s[range.0]) && !isSpaceOrTab(s[range.1 - 1])
+                && PlainText.isInertRun(s, range.0, range.1) {
+                // (Most cells: plain words, one text node; no parse.)
+                var text = RawNode(kind: .text, start: range.0, end: range.1)
+                text.a = ByteRef.source(range.0, range.1)
+                _ = BlockParser.appendNode(text, parent: ci, into: &out)
+            } else if range.1 > range.0 {
                 loadCellContent(range.0, range.1, inline: inline)
                 inline.parse()
                 emitInlines(inline, parent: ci, into: &out)

@@ -510,19 +510,7 @@ final class StreamEngine: @unchecked Sendable {
         let contentStart = Int(p.blocks[Int(para)].start)
         var trimmed = end
         while trimmed > contentStart && isSpaceOrTab(source[trimmed - 1]) { trimmed -= 1 }
-        var plain = true
-        var previous: UInt8 = 0x20
-        var previous2: UInt8 = 0x20
-        for k in contentStart..<trimmed {
-            let b = source[k]
-            if !StreamEngine.isPlainByte(b) || (b == UInt8(ascii: "/") && previous == b)
-                || (b == UInt8(ascii: "w") && previous == b && previous2 == b) {
-                plain = false
-                break
-            }
-            (previous2, previous) = (previous, b)
-        }
-        if plain {
+        if PlainText.isInertRun(source, contentStart, trimmed) {
             if trimmed > contentStart {
                 var text = RawNode(kind: .text, start: contentStart, end: trimmed)
                 text.a = ByteRef.source(contentStart, trimmed)
@@ -910,27 +898,14 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Bytes that can never change the structure when appended to plain
-    /// text at the end of a paragraph: printable ASCII except what ends or
-    /// delimits a Markdown construct. Bytes that only *open* one (`[`, `(`,
-    /// `<`, `!`, `&`) are plain: what they open needs a closing byte (`]`,
-    /// `)`, `>`, `;`), which is not. Punctuation such as `'` `"` `:` only
-    /// matters for the flanking of a delimiter run next to it, and a text
-    /// that ends in a run never takes this path. `\\` is excluded (it makes
-    /// the next byte literal and leaves the text), as is `#` (a heading's
-    /// closing sequence), `|` (a table row) and `@` (an e-mail address).
-    // (Bit b of `plainLow`: byte b; of `plainHigh`: byte 64 + b. Low:
-    // space ! " % & ' ( + , - . / 0-9 : < = ?  High: A-Z [ ^ a-z { })
-    private static let plainLow: UInt64 = 0xB7FF_F9E7_0000_0000
-    private static let plainHigh: UInt64 = 0x2FFF_FFFE_4FFF_FFFE
-    /// Non-ASCII text (checked to be whole, valid UTF-8) is plain too: a
-    /// letter, Unicode punctuation or space next to a delimiter run matters
-    /// only as the first byte after the text, which is checked like ASCII.
+    /// text at the end of a paragraph (`PlainText`). Punctuation such as
+    /// `'` `"` `:` only matters for the flanking of a delimiter run next to
+    /// it, and a text that ends in a run never takes this path. Non-ASCII
+    /// text (checked to be whole, valid UTF-8) is plain too: a letter,
+    /// Unicode punctuation or space next to a delimiter run matters only as
+    /// the first byte after the text, which is checked like ASCII.
     @inline(__always)
-    private static func isPlainByte(_ b: UInt8) -> Bool {
-        if b >= 0x80 { return true }
-        if b < 64 { return plainLow >> UInt64(b) & 1 != 0 }
-        return b < 0x7F && plainHigh >> UInt64(b & 63) & 1 != 0
-    }
+    private static func isPlainByte(_ b: UInt8) -> Bool { PlainText.isPlainByte(b) }
 
     /// The fast path (issue: "appending plain text to the trailing paragraph
     /// takes a fast path"): when the block structure of the trailing leaf's
