@@ -48,6 +48,13 @@ extension BlockParser {
             let r = BlockParser.appendNode(node, parent: parent, into: &out)
             switch blk.kind {
             case .paragraph, .heading:
+                if let (start, end) = inertLine(b) {
+                    // (A line of plain words: one text node, no parse.)
+                    var text = RawNode(kind: .text, start: start, end: end)
+                    text.a = ByteRef.source(start, end)
+                    _ = BlockParser.appendNode(text, parent: r, into: &out)
+                    continue
+                }
                 loadLeafContent(b, inline: inline, trimTrailing: true)
                 inline.parse()
                 emitInlines(inline, parent: r, into: &out)
@@ -57,6 +64,23 @@ extension BlockParser {
                 if blk.firstChild >= 0 { stack.append((blk.firstChild, r)) }
             }
         }
+    }
+
+    /// The content of leaf `b` when it is one short line of plain text
+    /// (`PlainText.isInertRun`, trailing spaces and tabs trimmed): what its
+    /// inline parse would make one text node of. (Short: a heading, a list
+    /// item, a label. A long line usually has markup somewhere, and the
+    /// scan that finds it late is work the parse does again; at 80 bytes
+    /// the saving and that waste balance on chat text.)
+    @inline(__always)
+    func inertLine(_ b: Int32) -> (Int, Int)? {
+        guard blocks[Int(b)].lineCount == 1 else { return nil }
+        let l = lines[Int(blocks[Int(b)].firstLine)]
+        let start = Int(l.start)
+        var end = Int(l.end)
+        while end > start && isSpaceOrTab(s[end - 1]) { end -= 1 }
+        guard end > start && end - start <= 80 && !isSpaceOrTab(s[start]) && PlainText.isInertRun(s, start, end) else { return nil }
+        return (start, end)
     }
 
     /// A block's own node (without its children), as the store holds it.
