@@ -25,18 +25,19 @@ enum PlainText {
     /// node of itself: plain bytes, and no `//` or `www` that an extended
     /// autolink could start with.
     static func isInertRun(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var previous: UInt8 = 0x20
-        var previous2: UInt8 = 0x20
         var k = start
         while k < end {
             let b = s[k]
-            if !isPlainByte(b) { return false }
-            if b == UInt8(ascii: "/") && previous == b { return false }
-            if b | 0x20 == UInt8(ascii: "w") && previous | 0x20 == UInt8(ascii: "w") && previous2 | 0x20 == UInt8(ascii: "w") {
-                return false
-            }
-            (previous2, previous) = (previous, b)
             k += 1
+            if b >= 0x80 { continue }
+            if b < 64 {
+                guard low >> UInt64(b) & 1 != 0 else { return false }
+                if b == UInt8(ascii: "/") && k - 2 >= start && s[k - 2] == b { return false }
+            } else {
+                guard b < 0x7F && high >> UInt64(b & 63) & 1 != 0 else { return false }
+                if b | 0x20 == UInt8(ascii: "w") && k - 3 >= start && s[k - 2] | 0x20 == UInt8(ascii: "w")
+                    && s[k - 3] | 0x20 == UInt8(ascii: "w") { return false }
+            }
         }
         return true
     }
