@@ -2271,9 +2271,8 @@ final class StreamEngine: @unchecked Sendable {
             cachedInline = inline
         }
         cachedInlineVersion = version
-        if !inline.content.isEmpty { inline.content.removeAll(keepingCapacity: true) }
-        if !inline.lineContentStart.isEmpty { inline.lineContentStart.removeAll(keepingCapacity: true) }
-        if !inline.lineSourceStart.isEmpty { inline.lineSourceStart.removeAll(keepingCapacity: true) }
+        // (Its content is what the last leaf left: every parse loads its
+        // leaf's first, `loadLeafContent` or `loadCellContent`.)
         return inline
     }
     @exclusivity(unchecked) private var cachedInlineVersion = -1
