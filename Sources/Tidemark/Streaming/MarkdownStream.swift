@@ -245,10 +245,16 @@ final class StreamEngine: @unchecked Sendable {
             // The last chunk ended inside a UTF-8 sequence and the plain
             // path showed U+FFFD for it: take the placeholder back and
             // append the held bytes with this chunk.
-            var combined = pending
+            // (In a scratch buffer: CJK text in small chunks comes this way
+            // nearly every time.)
+            var combined = combineScratch
+            combineScratch = []
+            combined.removeAll(keepingCapacity: true)
+            combined.append(contentsOf: pending)
             combined.append(contentsOf: bytes)
+            defer { combineScratch = combined }
             if removePlaceholder() {
-                pending.removeAll()
+                pending.removeAll(keepingCapacity: true)
                 return combined.withUnsafeBufferPointer { append($0) }
             }
         }
@@ -296,13 +302,22 @@ final class StreamEngine: @unchecked Sendable {
     /// bytes of `pending`, appended by the plain or paragraph path
     /// (`appendWithPlaceholder`).
     @exclusivity(unchecked) private var placeholderShown = false
+    /// (Scratch buffers of `append` and `appendWithPlaceholder`.)
+    @exclusivity(unchecked) private var combineScratch: [UInt8] = []
+    @exclusivity(unchecked) private var shownScratch: [UInt8] = []
     private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     private func appendWithPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>, hold: Int) -> StreamUpdate? {
-        let tail = Array(bytes[(bytes.count - hold)...])
-        guard Normalizer.normalize(tail, dropBOM: false) == StreamEngine.replacement else { return nil }
-        var shown = Array(bytes[..<(bytes.count - hold)])
-        guard !shown.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        let cut = bytes.count - hold
+        // (The held bytes that `incompleteSuffixLength` finds are the start
+        // of one valid sequence: the batch parser shows one U+FFFD.)
+        assert(Normalizer.normalize(Array(bytes[cut...]), dropBOM: false) == StreamEngine.replacement)
+        for k in 0..<cut where bytes[k] == 0x0A || bytes[k] == 0x0D { return nil }
+        var shown = shownScratch
+        shownScratch = []
+        defer { shownScratch = shown }
+        shown.removeAll(keepingCapacity: true)
+        shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
         shown.append(contentsOf: StreamEngine.replacement)
         let ok = shown.withUnsafeBufferPointer {
             appendPlainText($0) || appendToParagraphLine($0) || appendNewParagraphLine($0) || appendNewBlockLine($0)
@@ -310,7 +325,8 @@ final class StreamEngine: @unchecked Sendable {
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
         stableCount = storage.source.count - 3
-        pending = tail
+        pending.removeAll(keepingCapacity: true)
+        pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cut...]))
         placeholderShown = true
         publishedPending = true
         return lastUpdate
