@@ -525,6 +525,35 @@ import Testing
         #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: "## A heading of some words\n\n---\n\n", count: 50)))
     }
 
+    @Test func longFencesGrowAndCloseOverChunks() {
+        let fence = String(repeating: "`", count: 32)
+        let docs = [
+            "\(fence) example\nfoo\n``\n~~~~~~~~\n````\n\(fence)\n\nAfter.\n",
+            "~~~~~~\n```\n~~~\n~~~~~~~\nx\n",
+            "````\n```\n``` \n `````\n````\n",
+            "````\n",
+            "  ````` info\n  ```\n  `````\n",
+            "- ````\n  ```\n  ````\n",
+            "```math\nx^2\n```\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        // The fence runs take the fast paths: a snapshot per example, not
+        // per chunk of backticks.
+        var stream = MarkdownStream()
+        stream.append("Intro.\n\n")
+        let before = stream.engine.fullSnapshots
+        let example = Array("\(fence)\nfoo\n``\n\(fence)\n\n".utf8)
+        for _ in 0..<20 {
+            for k in stride(from: 0, to: example.count, by: 4) { stream.append(bytes: example[k..<min(k + 4, example.count)]) }
+        }
+        #expect(stream.engine.fullSnapshots - before < 100, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: "\(fence)\nfoo\n``\n\(fence)\n\n", count: 20)))
+    }
+
     @Test func untouchedBlocksKeepTheirIDs() {
         var stream = MarkdownStream()
         stream.append("# Title\n\nFirst paragraph.\n\nSecond")

@@ -417,7 +417,8 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendNewBlockLine(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
+                        || appendNewBlockLine(bytes)
     }
 
     /// The first bytes of a line — after a line feed, with nothing on the
@@ -1255,7 +1256,10 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         var drop = 0
-        if !decided {
+        if !decided, let (node, tip) = trailingFencedCode(), node == last,
+           fenceCharsStayContent(tip, storage.source[Int(lineStart)..<sourceCount], bytes) {
+            // Fence characters only, and no closing fence with them.
+        } else if !decided {
             // Or, in a top-level fenced code block, a line of spaces so far
             // (a code line, blank) and bytes that decide the line or are
             // spaces too: with them it is no fence either. Spaces up to the
@@ -1314,6 +1318,57 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Whether the bytes hold one that no closing fence holds (a line with
     /// one is a line of the code, whatever follows).
+    /// More fence characters on the line that opened the trailing top-level
+    /// fenced code block, before any info string: the fence only grows (a
+    /// closing fence then needs more), and the block, empty, only ends
+    /// later.
+    private func appendToFenceOpener(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty
+        else { return false }
+        let last = storage.nodes.count - 1
+        let sourceCount = storage.source.count
+        guard last >= settledNodeCount, last > 0, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount
+        else { return false }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.flags & 1 == 1, code.parent == 0, code.a.length == 0, code.b.length == 0,
+              Int(code.end) == sourceCount, Int(code.start) >= Int(lineStart), Int(code.start) - Int(lineStart) <= 3
+        else { return false }
+        let x = storage.source[Int(code.start)]
+        guard x == UInt8(ascii: "`") || x == UInt8(ascii: "~"), sourceCount - Int(code.start) >= 3 else { return false }
+        for k in Int(lineStart)..<Int(code.start) where storage.source[k] != 0x20 { return false }
+        for k in Int(code.start)..<sourceCount where storage.source[k] != x { return false }
+        for b in bytes where b != x { return false }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = UInt32(storage.source.count)
+        storage.nodes[last].end = newCount
+        storage.nodes[0].end = newCount
+        return trailingBlockChanged()
+    }
+
+    /// Whether a line of the fenced code block `tip` that is `head` then
+    /// `tail` (from the line's start, without indentation) is one of its
+    /// content lines although `decidesCodeLine` does not decide it: fence
+    /// characters only, the other kind than the fence's, or the fence's
+    /// but fewer than its opener had (a closing fence needs at least as
+    /// many). Each append checks the line again with its new bytes.
+    private func fenceCharsStayContent(_ tip: Int32, _ head: some Collection<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Bool {
+        let blk = parser.blocks[Int(tip)]
+        guard blk.kind == .codeBlock, blk.fenced else { return false }
+        guard let x = head.first ?? tail.first, x == UInt8(ascii: "`") || x == UInt8(ascii: "~") else { return false }
+        var n = 0
+        for b in head {
+            guard b == x else { return false }
+            n += 1
+        }
+        for b in tail {
+            guard b == x else { return false }
+            n += 1
+        }
+        return x != blk.fenceChar || n < Int(blk.fenceLength)
+    }
+
     private static func decidesCodeLine(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.contains { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: ">") }
     }
@@ -1332,7 +1387,9 @@ final class StreamEngine: @unchecked Sendable {
         let sourceCount = storage.source.count
         let code = storage.nodes[last]
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
-              Int(code.start) < Int(lineStart), StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount]),
+              Int(code.start) < Int(lineStart),
+              StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
+                || fenceCharsStayContent(tip, storage.source[Int(lineStart)..<sourceCount], UnsafeBufferPointer(start: nil, count: 0)),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
         consumeLineFeed()
@@ -1367,7 +1424,8 @@ final class StreamEngine: @unchecked Sendable {
         var allSpaces = true
         for b in bytes where b != 0x20 { allSpaces = false; break }
         guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes)
-                || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock) else { return false }
+                || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock)
+                || fenceCharsStayContent(tip, EmptyCollection(), bytes) else { return false }
         // Up to the fence's indentation in spaces is not content (a tab
         // there is consumed by columns: the exact path). An HTML block's
         // lines are taken whole.
