@@ -509,20 +509,7 @@ import Testing
             "## T\n   \nx\n## T ##   \n\t\n",
             "Text\n## Heading interrupts\nLazy?\n",
         ]
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
-        var stream = MarkdownStream()
-        stream.append("Intro.\n\n")
-        let before = stream.engine.fullSnapshots
-        let section = Array("## A heading of some words\n\n---\n\n".utf8)
-        for _ in 0..<50 {
-            for k in stride(from: 0, to: section.count, by: 4) { stream.append(bytes: section[k..<min(k + 4, section.count)]) }
-        }
-        #expect(stream.engine.fullSnapshots - before < 10, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: "## A heading of some words\n\n---\n\n", count: 50)))
+        StreamingTests.expectExactAndFewSnapshots(docs, section: "## A heading of some words\n\n---\n\n", repeats: 50, below: 10)
     }
 
     @Test func longFencesGrowAndCloseOverChunks() {
@@ -536,22 +523,29 @@ import Testing
             "- ````\n  ```\n  ````\n",
             "```math\nx^2\n```\n",
         ]
+        // The fence runs take the fast paths: a snapshot per example, not
+        // per chunk of backticks (220 snapshots before they did).
+        StreamingTests.expectExactAndFewSnapshots(docs, section: "\(fence)\nfoo\n``\n\(fence)\n\n", repeats: 20, below: 100)
+    }
+
+    /// `docs` streamed exactly (at chunk sizes 1–7, and holding an update
+    /// at 3–5); then `section` appended `repeats` times after a paragraph in
+    /// 4-byte chunks takes fewer than `below` snapshots and ends exact.
+    static func expectExactAndFewSnapshots(_ docs: [String], section: String, repeats: Int, below: Int) {
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
         for d in docs {
             let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
             #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
         }
-        // The fence runs take the fast paths: a snapshot per example, not
-        // per chunk of backticks.
         var stream = MarkdownStream()
         stream.append("Intro.\n\n")
         let before = stream.engine.fullSnapshots
-        let example = Array("\(fence)\nfoo\n``\n\(fence)\n\n".utf8)
-        for _ in 0..<20 {
-            for k in stride(from: 0, to: example.count, by: 4) { stream.append(bytes: example[k..<min(k + 4, example.count)]) }
+        let bytes = Array(section.utf8)
+        for _ in 0..<repeats {
+            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
         }
-        #expect(stream.engine.fullSnapshots - before < 100, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: "\(fence)\nfoo\n``\n\(fence)\n\n", count: 20)))
+        #expect(stream.engine.fullSnapshots - before < below, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: section, count: repeats)))
     }
 
     @Test func untouchedBlocksKeepTheirIDs() {
