@@ -914,16 +914,6 @@ final class StreamEngine: @unchecked Sendable {
         return update
     }
 
-    /// Bytes that can never change the structure when appended to plain
-    /// text at the end of a paragraph (`PlainText`). Punctuation such as
-    /// `'` `"` `:` only matters for the flanking of a delimiter run next to
-    /// it, and a text that ends in a run never takes this path. Non-ASCII
-    /// text (checked to be whole, valid UTF-8) is plain too: a letter,
-    /// Unicode punctuation or space next to a delimiter run matters only as
-    /// the first byte after the text, which is checked like ASCII.
-    @inline(__always)
-    private static func isPlainByte(_ b: UInt8) -> Bool { PlainText.isPlainByte(b) }
-
     /// The fast path (issue: "appending plain text to the trailing paragraph
     /// takes a fast path"): when the block structure of the trailing leaf's
     /// last line is decided (see `lineDecided`) — a paragraph, an ATX
@@ -931,11 +921,17 @@ final class StreamEngine: @unchecked Sendable {
     /// lengthen the leaf's last text node (or, after a closed construct such
     /// as `**strong**` or a code span, add one) and move the ends of its
     /// ancestors. Anything else — or any doubt — takes the exact path.
+    /// Plain bytes are `PlainText`'s: punctuation such as `'` `"` `:` only
+    /// matters for the flanking of a delimiter run next to it, and a text
+    /// that ends in a run never takes this path. Non-ASCII text (checked to
+    /// be whole, valid UTF-8) is plain too: a letter, Unicode punctuation or
+    /// space next to a delimiter run matters only as the first byte after
+    /// the text, which is checked like ASCII.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         var ascii = true
         for b in bytes {
-            if !StreamEngine.isPlainByte(b) { return false }
+            if !PlainText.isPlainByte(b) { return false }
             if b >= 0x80 { ascii = false }
         }
         if !ascii && !Normalizer.isClean(bytes) { return false }
@@ -1164,7 +1160,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendPlainASCIIAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty && bytes.count <= 64 else { return false }
         for b in bytes {
-            guard b < 0x80 && StreamEngine.isPlainByte(b) else { return false }
+            guard b < 0x80 && PlainText.isPlainByte(b) else { return false }
         }
         return appendPlainTextAgain(bytes, wordCheckedEnd)
     }
