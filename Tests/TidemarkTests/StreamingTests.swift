@@ -405,6 +405,31 @@ import Testing
         }
     }
 
+    /// A construct left open at the end of a long paragraph (a link's
+    /// destination being typed, a code span, an autolink, math): the parse
+    /// resumes from before it, not from the paragraph's start, while it
+    /// stays open; and the result is exact.
+    @Test func openConstructAtTheEndOfALongParagraph() {
+        let words = String(repeating: "Every stateless replica will memoize your batch. ", count: 30)
+        for construct in ["[this guide](https://example.com/a/very/long/path/that/goes/on/and/on)",
+                          "`an open code span that goes on and on for a while`",
+                          "<https://example.com/a/very/long/path/that/goes/on/and/on>",
+                          "$x + y + z + w + a + b + c + d + e + f + g + h$",
+                          "*emphasis* then [a link](https://example.com/path/that/goes/on/and/on)"] {
+            let text = Array((words + construct).utf8)
+            var stream = MarkdownStream()
+            // Up to the byte that closes the construct.
+            for k in stride(from: 0, to: text.count - 1, by: 4) {
+                stream.append(bytes: text[k..<min(k + 4, text.count - 1)])
+            }
+            let resume = stream.engine.leafInline?.resumePosition ?? 0
+            #expect(resume > words.utf8.count - 40, "\(construct): resumes at \(resume) of \(text.count)")
+            #expect(stream.document == Document(parsing: String(decoding: text.dropLast(), as: UTF8.self)), "\(construct)")
+            stream.append(bytes: text.suffix(1))
+            #expect(stream.document == Document(parsing: String(decoding: text, as: UTF8.self)), "\(construct)")
+        }
+    }
+
     /// Long open lists: earlier items are skipped in one step by the tail
     /// emitter and known tight by the block parser, so what comes late —
     /// a blank line that makes the list loose, a nested list, an item of

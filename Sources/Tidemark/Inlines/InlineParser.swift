@@ -170,6 +170,11 @@ final class InlineParser {
     @exclusivity(unchecked) var resumeLast: Int32 = -1
     /// Where this parse tries to set a new resume point (-1: nowhere).
     @exclusivity(unchecked) var barrierTarget = -1
+    /// The target after it (-1: none): `barrierTarget` moves there once the
+    /// parse reaches or passes it.
+    @exclusivity(unchecked) var barrierNext = -1
+    /// `barrierTarget`, or `Int.max` for none (one comparison per token).
+    @exclusivity(unchecked) var barrierAt = Int.max
     /// A construct that later bytes could still close was left as text
     /// since the parse (re)started.
     @exclusivity(unchecked) var blocked = false
@@ -258,31 +263,55 @@ final class InlineParser {
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
         // tab, past the resume point.
-        barrierTarget = -1
-        var t = length - 1
-        while t > start {
-            let b = content[t]
-            // After a space, tab or line feed, or after a non-ASCII character
-            // (text without spaces, as in Chinese or Japanese): no construct
-            // left open before it can reach past it without being a blocker.
-            let before = content[t - 1]
-            if !isSpaceOrTab(b) && b != 0x0A && (b & 0xC0) != 0x80
-                && (isSpaceOrTab(before) || before == 0x0A || before >= 0x80) {
-                barrierTarget = t
-                break
+        setBarrier(-1)
+        barrierNext = -1
+        content.withUnsafeBufferPointer { c in
+            var t = length - 1
+            while t > start {
+                if InlineParser.startsWord(c, t) {
+                    setBarrier(t)
+                    break
+                }
+                t -= 1
             }
-            t -= 1
         }
+        // A construct still open at the end (a bracket, a backtick run, `<`,
+        // `$`) keeps a resume point from the last word, and the next call
+        // parses again from this call's start. So the word with the last
+        // such byte is tried first: the parse goes on from before the
+        // construct while it stays open (a link's destination being typed).
+        // (Only when that is far from the start: the scan back costs too.)
+        if barrierTarget - start >= 64 {
+            let target = barrierTarget
+            let q = content.withUnsafeBufferPointer { c in
+                var q = target - 1
+                while q > start {
+                    let b = c[q]
+                    if b == UInt8(ascii: "[") || b == UInt8(ascii: "`") || b == UInt8(ascii: "<") || b == UInt8(ascii: "$") { break }
+                    q -= 1
+                }
+                while q > start && !InlineParser.startsWord(c, q) { q -= 1 }
+                return q
+            }
+            if q - start >= 32 {
+                barrierNext = barrierTarget
+                setBarrier(q)
+            }
+        }
+        let targets = (barrierTarget, barrierNext)
         content.withUnsafeBufferPointer { buffer in
             c = UnsafeBufferPointer(rebasing: buffer[0..<length])
             n = length
             parseContent(from: start)
             if restartFromClean {
                 // A `]` took a bracket from before the resume point: again
-                // from the clean point (before every bracket left open).
+                // from the clean point (before every bracket left open),
+                // with the same targets.
                 restartFromClean = false
                 restarted = true
                 start = restartAtCleanPoint(length: length)
+                setBarrier(targets.0)
+                barrierNext = targets.1
                 parseContent(from: start)
             }
             let touchedBefore = touchedResumeOpeners
@@ -304,8 +333,22 @@ final class InlineParser {
             touchedResumeOpeners = touchedResumeOpeners || touchedBefore
             c = Bytes(start: nil, count: 0)
         }
-        barrierTarget = -1
+        setBarrier(-1)
+        barrierNext = -1
         return start > 0
+    }
+
+    /// Whether a word starts at `t` of `content`: a character that is not a
+    /// space or tab after a space, tab or line feed, or after a non-ASCII
+    /// character (text without spaces, as in Chinese or Japanese). No
+    /// construct left open before it can reach past it without being a
+    /// blocker.
+    @inline(__always)
+    static func startsWord(_ content: UnsafeBufferPointer<UInt8>, _ t: Int) -> Bool {
+        let b = content[t]
+        let before = content[t - 1]
+        return !isSpaceOrTab(b) && b != 0x0A && (b & 0xC0) != 0x80
+            && (isSpaceOrTab(before) || before == 0x0A || before >= 0x80)
     }
 
     /// At `barrierTarget`: makes it the resume point when nothing before it
@@ -482,7 +525,7 @@ final class InlineParser {
     private func parseContent(from start: Int = 0) {
         var pos = start
         while pos < n {
-            if pos == barrierTarget { tryResumePoint(at: pos) }
+            if pos >= barrierAt { reachBarrier(pos) }
             let ch = c[pos]
             let kind = special[Int(ch)]
             if kind == 0 || (kind == 2 && !autolinkMayStart(pos)) {
@@ -535,6 +578,20 @@ final class InlineParser {
                 }
             }
         }
+    }
+
+    /// The parse reached or passed `barrierTarget`: tries it when reached,
+    /// then moves on to the next target.
+    private func reachBarrier(_ pos: Int) {
+        if pos == barrierTarget { tryResumePoint(at: pos) }
+        setBarrier(barrierNext)
+        barrierNext = -1
+    }
+
+    @inline(__always)
+    func setBarrier(_ target: Int) {
+        barrierTarget = target
+        barrierAt = target >= 0 ? target : .max
     }
 
     /// The end of a run of plain text starting at `pos`.
