@@ -553,6 +553,35 @@ import Testing
         StreamingTests.expectExactAndFewSnapshots(docs, section: "\(fence)\nfoo\n``\n\(fence)\n\n", repeats: 20, below: 100)
     }
 
+    /// A table's delimiter row typed under its header: a line of the
+    /// paragraph until it is a whole delimiter row with the header's cell
+    /// count, then a table — and one that never gets there (fewer or more
+    /// cells, a byte no delimiter row holds, a definition before it, a
+    /// quote, indentation) stays a paragraph.
+    @Test func delimiterRowsTypedUnderTheirHeaders() {
+        let docs = [
+            "| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "| a | b |\n| :--- | ---: |\n",
+            "| a | b |\n|---|\n| 1 | 2 |\n",
+            "| a |\n|---|---|\nafter\n",
+            "a | b\n|---|---|\n",
+            "| a | b |\n|--x|---|\n",
+            "| a | b |\n|---|  -\n",
+            "| a | b |\n|---|---|---|\n",
+            "Before.\n| a | b |\n|---|---|\n",
+            "[x]: /u\n| a |\n|---|\n[x]\n",
+            "> | a | b |\n> |---|---|\n",
+            "| a | b |\n    |---|---|\n",
+            "| a | b |\n   |---|---|\n",
+            "| a | b |\n|\t---|---|\n",
+            "| `a` | **b** |\n|-|-|\n| [l](/u) | $x$ |\n",
+            "| a | b |\n|---|---|\n\n| c |\n|:-:|\n",
+        ]
+        // (Before this path, about one snapshot per chunk of the row.)
+        StreamingTests.expectExactAndFewSnapshots(docs, section: "| Name | Kind | Notes |\n|:-----|-----:|:-----:|\n| a | b | c |\n\n",
+                                                  repeats: 20, below: 90)
+    }
+
     /// `docs` streamed exactly (at chunk sizes 1–7, and holding an update
     /// at 3–5); then `section` appended `repeats` times after a paragraph in
     /// 4-byte chunks takes fewer than `below` snapshots and ends exact.

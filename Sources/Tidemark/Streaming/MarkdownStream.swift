@@ -1058,6 +1058,8 @@ final class StreamEngine: @unchecked Sendable {
         // The next plain bytes extend the same text node (see
         // `appendPlainTextAgain`), unless there is none yet.
         hotText = extend ? c : (newTrimmed > trimmed ? storage.nodes.count - 1 : -1)
+        // (A line still undecided is checked again at each append.)
+        if trailingParagraphUndecided && !inCell { hotText = -1 }
         hotLeaf = leaf
         hotInCell = inCell
         hotLineStart = lineContentStart
@@ -1713,13 +1715,17 @@ final class StreamEngine: @unchecked Sendable {
             return true
         }
         let decided = text.withUnsafeBufferPointer { StreamEngine.lineDecided($0, ws, n) }
-        guard decided else { return false }
+        // A table's delimiter row being typed under its header: a line of
+        // the paragraph until it is a whole one (`pipeLineStaysParagraph`).
+        let pipeLine = !decided && depth == 0 && ws <= 3 && last.pad == 0
+            && text.withUnsafeBufferPointer { pipeLineStaysParagraph($0, ws, n, header: last) }
+        guard decided || pipeLine else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines.append(Line(start: lineStart + ws, end: newCount))
-        trailingParagraphUndecided = false
+        trailingParagraphUndecided = pipeLine
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
     }
 
@@ -2025,6 +2031,11 @@ final class StreamEngine: @unchecked Sendable {
         // ends a closer (`$`, `]`) arrives.
         // (The opener must be whole already: `\\` then `[` makes one.)
         let start = Int(line.start), end = Int(line.end)
+        if trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
+           storage.nodes[trailingParagraphNode].parent == 0 {
+            let header = trailingParagraphLines[trailingParagraphLines.count - 2]
+            if decidedScratch.withUnsafeBufferPointer({ pipeLineStaysParagraph($0, 0, $0.count, header: header) }) { return true }
+        }
         guard start + 1 < end else { return false }
         let c0 = storage.source[start], c1 = storage.source[start + 1]
         let c2 = start + 2 < end ? storage.source[start + 2] : 0
@@ -2036,6 +2047,26 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
     @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
+
+    /// Whether `line[start..<end]`, a line of the trailing top-level
+    /// paragraph after its line `header`, is a line of that paragraph as it
+    /// is although `lineDecided` does not decide it: it starts with `|`, and
+    /// it is not a delimiter row of as many cells as `header` has (which
+    /// would make `header` a table's). Only a pipe adds a cell, and `-`,
+    /// `:`, spaces or a pipe may complete the row: each append checks the
+    /// line again (`leafLineDecided`), and the plain path keeps no hot text
+    /// for it.
+    private func pipeLineStaysParagraph(_ line: Bytes, _ start: Int, _ end: Int, header: Line) -> Bool {
+        guard options.contains(.table), start < end, line[start] == UInt8(ascii: "|"), header.pad == 0,
+              let first = trailingParagraphLines.first, first.pad == 0 else { return false }
+        return storage.source.withUnsafeBufferPointer { source in
+            // (A paragraph that may start with a definition can lose lines
+            // when it closes: not here.)
+            guard !StreamEngine.mayStartDefinition(source, first) else { return false }
+            guard let aligns = BlockParser.delimiterRow(line, start, end) else { return true }
+            return BlockParser.splitRow(source, Int(header.start), Int(header.end)).count != aligns.count
+        }
+    }
 
     /// Called with the partial line processed and before the blocks close.
     private func recordTrailingParagraph(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
