@@ -582,6 +582,47 @@ import Testing
                                                   repeats: 20, below: 90)
     }
 
+    /// The first content after a list item's marker or an ATX heading's
+    /// `#`s, in a chunk of its own: the item gets its paragraph and the
+    /// heading its text without the block parser taking the line again —
+    /// unless the content may still start a block of its own (a nested
+    /// list, a fence, a thematic break, a task box, indented code).
+    @Test func firstContentAfterAMarker() {
+        let docs = [
+            "Intro\n\n- Use this\n- **Bold** start\n- `code` start\n",
+            "1. First\n2. **Second**\n10) Tenth\n",
+            "## Title here\n\n### **Bold** title\n###### Six\n####### seven\n",
+            "## Title ##\n# #5\n#\tTab\n##Glued\n",
+            "- a\n  - nested item\n    - deeper *em*\n",
+            "> - quoted item\n> ## quoted heading\n",
+            "-     code in item\n-    four spaces\n",
+            "-\tTab\n- [ ] task\n- [x] done\n",
+            "- * * *\n- - -\n- 1. nested\n- 1.5 is a number\n- # heading in item\n",
+            "- ```\n  code\n  ```\n- > quote\n",
+            "Para\n- item after a paragraph\n- \n",
+            "-Use\n1.First\n#Title\n",
+            "* a *b*\n+ c\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [2, 3, 4], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        // The marker in a chunk of its own, then the content.
+        var stream = MarkdownStream()
+        stream.append("Intro.\n\n")
+        let before = stream.engine.newBlockPasses
+        var text = "Intro.\n\n"
+        for k in 1...20 {
+            for chunk in ["- ", "Item \(k) *a*\n", "1. ", "**Step** \(k)\n", "\n", "##", "# Title \(k)\n", "\n"] {
+                stream.append(chunk)
+                text += chunk
+            }
+        }
+        #expect(stream.engine.newBlockPasses - before <= 20 * 4, "\(stream.engine.newBlockPasses - before) new-block passes")
+        #expect(stream.document == Document(parsing: text))
+    }
+
     /// `docs` streamed exactly (at chunk sizes 1–7, and holding an update
     /// at 3–5); then `section` appended `repeats` times after a paragraph in
     /// 4-byte chunks takes fewer than `below` snapshots and ends exact.

@@ -418,7 +418,7 @@ final class StreamEngine: @unchecked Sendable {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
-                        || appendNewBlockLine(bytes)
+                        || appendFirstContent(bytes) || appendNewBlockLine(bytes)
     }
 
     /// The first bytes of a line — after a line feed, with nothing on the
@@ -483,6 +483,7 @@ final class StreamEngine: @unchecked Sendable {
         // The parser takes the partial line from a checkpoint.
         storage.source.append(contentsOf: bytes)
         let newCount = storage.source.count
+        newBlockPasses &+= 1
         let cp = p.checkpoint()
         var applied = false
         storage.source.withUnsafeBufferPointer { source in
@@ -499,6 +500,92 @@ final class StreamEngine: @unchecked Sendable {
         }
         stableCount = newCount
         return true
+    }
+
+    /// The first content of the line after the marker of a list item or
+    /// ATX heading that the new-block path opened empty on it (`- `, `1.`,
+    /// `##`): when it decides the line (`lineDecided`: it cannot start a
+    /// block of its own whatever follows) after one to four spaces, the
+    /// item gets a paragraph of it — as the block parser would make it — and
+    /// the trailing-paragraph paths take the line from there. A heading
+    /// takes any content after a space that holds no `#` (a closing
+    /// sequence), and more `#` of its opening sequence before it. Else the
+    /// new-block path runs again.
+    private func appendFirstContent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let sourceCount = storage.source.count
+        guard newLine.active, newLine.end == sourceCount, stableCount == sourceCount, !bytes.isEmpty, bytes.count <= 256,
+              pending.isEmpty, !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, !lastTailIDs.isEmpty
+        else { return false }
+        let last = storage.nodes.count - 1
+        guard last > 0, last >= settledNodeCount else { return false }
+        let leaf = storage.nodes[last]
+        guard leaf.kind == .item || leaf.kind == .heading, leaf.firstChild < 0, Int(leaf.end) == sourceCount,
+              Int(leaf.start) >= newLine.lineStart, Int(leaf.start) < sourceCount else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 || b == 0x09 { return false }
+        guard Normalizer.isClean(bytes) else { return false }
+        // Past the marker: `-`, `+`, `*`, or digits and `.` or `)`; for a
+        // heading, up to three spaces and its `#`, with those the new
+        // bytes add when no space followed them yet.
+        var k = Int(leaf.start)
+        var j = 0
+        var level = 0
+        if leaf.kind == .item {
+            let m = storage.source[k]
+            if m == UInt8(ascii: "-") || m == UInt8(ascii: "+") || m == UInt8(ascii: "*") {
+                k += 1
+            } else {
+                while k < sourceCount && isASCIIDigit(storage.source[k]) { k += 1 }
+                guard k > Int(leaf.start), k < sourceCount,
+                      storage.source[k] == UInt8(ascii: ".") || storage.source[k] == UInt8(ascii: ")") else { return false }
+                k += 1
+            }
+        } else {
+            while k < sourceCount && storage.source[k] == 0x20 { k += 1 }
+            let hashes = k
+            while k < sourceCount && storage.source[k] == UInt8(ascii: "#") { k += 1 }
+            level = k - hashes
+            if k == sourceCount {
+                while j < bytes.count && bytes[j] == UInt8(ascii: "#") { j += 1 }
+                level += j
+            }
+            guard level >= 1, level <= 6 else { return false }
+        }
+        // Spaces only after the marker so far, then in the new bytes, then
+        // the content.
+        var spaces = 0
+        for i in k..<sourceCount {
+            guard storage.source[i] == 0x20 else { return false }
+            spaces += 1
+        }
+        let afterMarker = j
+        while j < bytes.count && bytes[j] == 0x20 { j += 1 }
+        spaces += j - afterMarker
+        guard j < bytes.count, spaces >= 1 else { return false }
+        if leaf.kind == .item {
+            guard spaces <= 4, StreamEngine.lineDecided(bytes, j, bytes.count) else { return false }
+        } else {
+            for i in j..<bytes.count where bytes[i] == UInt8(ascii: "#") { return false }
+        }
+        reclaim()
+        let contentStart = sourceCount + j
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        let newCount = storage.source.count
+        var p = Int32(last)
+        if leaf.kind == .item {
+            p = BlockParser.appendNode(RawNode(kind: .paragraph, start: contentStart, end: newCount), parent: Int32(last),
+                                       into: &storage.nodes)
+        } else {
+            storage.nodes[last].small = UInt16(level)
+        }
+        newLine.active = false
+        trailingTableNode = 0
+        trailingParagraphNode = Int(p)
+        trailingParagraphUndecided = false
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.append(Line(start: contentStart, end: newCount))
+        leafInlineNode = -1
+        return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
     }
 
     /// The nodes of new open lists and items down to paragraph `para`
@@ -1555,6 +1642,9 @@ final class StreamEngine: @unchecked Sendable {
     /// trailing block) rather than a fast path: for tests that check a
     /// shape of input stays on the fast paths.
     @exclusivity(unchecked) private(set) var fullSnapshots = 0
+    /// How many appends the block parser took from a checkpoint for a new
+    /// line (`appendNewBlockLine`), for the same kind of test.
+    @exclusivity(unchecked) private(set) var newBlockPasses = 0
 
     /// Set by `appendTableRowLineFeed`: the source ends with the line feed of
     /// the trailing top-level table's last body row. Any other change clears it.
