@@ -5,7 +5,6 @@ extension BlockParser {
         var out: [RawNode] = []
         out.reserveCapacity(blocks.count * 4)
         let inline = InlineParser(options: options, definitions: definitions)
-        inline.sourceBytes = source
         inline.footnoteLabels = footnoteKeys
         source.withUnsafeBufferPointer { buffer in
             s = buffer

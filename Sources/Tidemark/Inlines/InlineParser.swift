@@ -1123,7 +1123,14 @@ final class InlineParser {
             if email {
                 let s = arena.count
                 arena.append(contentsOf: Array("mailto:".utf8))
-                arena.append(contentsOf: bytes(of: text))
+                if text.isArena {
+                    let decoded = Array(arena[text.start..<text.end])
+                    arena.append(contentsOf: decoded)
+                } else {
+                    // (A source reference of the content's own bytes: an
+                    // autolink spans no line.)
+                    arena.append(contentsOf: UnsafeBufferPointer(rebasing: c[textStart..<textEnd]))
+                }
                 link.a = ByteRef.arena(s, arena.count)
             } else {
                 link.a = text
@@ -1148,13 +1155,6 @@ final class InlineParser {
         appendText(pos, pos + 1)
         return pos + 1
     }
-
-    func bytes(of ref: ByteRef) -> ArraySlice<UInt8> {
-        ref.isArena ? arena[ref.start..<ref.end] : sourceBytes[ref.start..<ref.end]
-    }
-
-    /// The document source (for reading back source refs).
-    @exclusivity(unchecked) var sourceBytes: [UInt8] = []
 
     /// Entities decoded, backslashes kept (autolinks).
     func entityDecodedRef(_ start: Int, _ end: Int) -> ByteRef {

@@ -622,13 +622,11 @@ final class StreamEngine: @unchecked Sendable {
             }
         } else {
             let inline = inlineParser(p)
-            inline.sourceBytes = storage.source
             swap(&inline.arena, &storage.arena)
             p.loadLeafContent(para, inline: inline, trimTrailing: true)
             inline.parse()
             p.emitInlines(inline, parent: parentNode, into: &nodes)
             swap(&inline.arena, &storage.arena)
-            inline.sourceBytes = []
         }
     }
 
@@ -696,9 +694,9 @@ final class StreamEngine: @unchecked Sendable {
             guard p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
                   p.blocks[Int(attach)].lastChild == firstNew else { return false }
         }
-        var nodes = storage.nodes
-        storage.nodes = []
-        defer { storage.nodes = nodes }
+        var nodes: [RawNode] = []
+        swap(&nodes, &storage.nodes)
+        defer { swap(&nodes, &storage.nodes) }
         let baseline = continuing ? newLine.baseline : nodes.count
         guard baseline <= nodes.count else { return false }
         // Each block of the chain where the last update showed it, as it is
@@ -750,11 +748,9 @@ final class StreamEngine: @unchecked Sendable {
             emitNewItemChain(p, from: firstNew, to: tip, under: attachNode, source, end: end, into: &nodes)
         } else {
             let inline = inlineParser(p)
-            inline.sourceBytes = storage.source
             swap(&inline.arena, &storage.arena)
             p.emitBlocks(from: firstNew, parent: attachNode, siblings: false, into: &nodes, inline: inline)
             swap(&inline.arena, &storage.arena)
-            inline.sourceBytes = []
         }
         // The open blocks end with the source.
         var a = attachNode
@@ -775,8 +771,7 @@ final class StreamEngine: @unchecked Sendable {
         if (attachNode == 0 && !sameTop) || settled {
             // A new top-level block, or blocks settled: the diff and the
             // layout are new too.
-            storage.nodes = nodes
-            nodes = []
+            swap(&nodes, &storage.nodes)
             var tops = tailTopsScratch
             tailTopsScratch = []
             tops.removeAll(keepingCapacity: true)
@@ -788,8 +783,7 @@ final class StreamEngine: @unchecked Sendable {
                         definitionsMoved: false)
             tops.removeAll(keepingCapacity: true)
             tailTopsScratch = tops
-            nodes = storage.nodes
-            storage.nodes = []
+            swap(&nodes, &storage.nodes)
             lastFinal = false
         } else {
             _ = trailingBlockChanged()
@@ -1823,8 +1817,9 @@ final class StreamEngine: @unchecked Sendable {
     /// last line grew, or after a line was added (`newLine`), and emits it.
     private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool) -> Bool {
         let newCount = storage.source.count
-        var nodes = storage.nodes
-        storage.nodes = []
+        // (Arrays move by swapping: no reference count changes.)
+        var nodes: [RawNode] = []
+        swap(&nodes, &storage.nodes)
         // The paragraph's own inline parser: its content only grows at the
         // end while the paragraph stays the trailing leaf, so the parse
         // resumes where nothing before can change (see `parseResuming`).
@@ -1869,9 +1864,8 @@ final class StreamEngine: @unchecked Sendable {
         }
         var length = inline.content.count
         while length > 0 && isSpaceOrTab(inline.content[length - 1]) { length -= 1 }
-        inline.sourceBytes = storage.source
-        inline.arena = storage.arena
-        storage.arena = []
+        assert(inline.arena.isEmpty)
+        swap(&inline.arena, &storage.arena)
         let resumed = inline.parseResuming(length: length)
         // The nodes emitted last time up to the old resume point's last
         // node are kept (a text node that went on past it cut back there);
@@ -1916,9 +1910,7 @@ final class StreamEngine: @unchecked Sendable {
         leafEmitMark = mark
         leafCleanMark = cleanMark
         leafNodesEmitted &+= inline.nodes.count - (continueText ? Int(keep.node) : 0)
-        storage.arena = inline.arena
-        inline.arena = []
-        inline.sourceBytes = []
+        swap(&inline.arena, &storage.arena)
         leafInlineNode = Int(p)
         leafInlineLines = trailingParagraphLines.count
         leafInlineSourceEnd = newCount
@@ -1928,7 +1920,7 @@ final class StreamEngine: @unchecked Sendable {
             nodes[Int(a)].end = UInt32(newCount)
             a = nodes[Int(a)].parent
         }
-        storage.nodes = nodes
+        swap(&nodes, &storage.nodes)
         return trailingBlockChanged()
     }
 
@@ -2073,21 +2065,18 @@ final class StreamEngine: @unchecked Sendable {
     /// inline parser that holds the arena, and the source (the block
     /// parser's too), as table cells are emitted; then puts them back.
     private func emittingCells(_ body: (inout [RawNode], InlineParser, Bytes) -> Void) {
-        var nodes = storage.nodes
-        storage.nodes = []
+        var nodes: [RawNode] = []
+        swap(&nodes, &storage.nodes)
         let inline = inlineParserForLastSnapshot()
-        inline.sourceBytes = storage.source
-        inline.arena = storage.arena
-        storage.arena = []
+        assert(inline.arena.isEmpty)
+        swap(&inline.arena, &storage.arena)
         storage.source.withUnsafeBufferPointer { source in
             parser.s = source
             body(&nodes, inline, source)
             parser.s = Bytes(start: nil, count: 0)
         }
-        storage.arena = inline.arena
-        inline.arena = []
-        inline.sourceBytes = []
-        storage.nodes = nodes
+        swap(&inline.arena, &storage.arena)
+        swap(&nodes, &storage.nodes)
     }
 
     @exclusivity(unchecked) private var rowCellsScratch: [(Int, Int)] = []
@@ -2480,9 +2469,10 @@ final class StreamEngine: @unchecked Sendable {
 
     private func makeInline(_ p: BlockParser) -> InlineParser {
         let inline = inlineParser(p)
-        inline.sourceBytes = storage.source
-        inline.arena = storage.arena
-        storage.arena = []
+        // (An inline parser holds no arena while it is idle: the swap
+        // leaves the storage an empty one.)
+        assert(inline.arena.isEmpty)
+        swap(&inline.arena, &storage.arena)
         return inline
     }
 
@@ -2592,8 +2582,8 @@ final class StreamEngine: @unchecked Sendable {
         } else if storage.arena.count > keepArena {
             storage.arena.removeSubrange(keepArena...)
         }
-        var nodes = storage.nodes
-        storage.nodes = []
+        var nodes: [RawNode] = []
+        swap(&nodes, &storage.nodes)
         if nodes.count > keepNodes { nodes.removeSubrange(keepNodes...) }
         // Relink the end of the settled (and adopted) prefix.
         var lastTop = settledNodeStarts.last ?? -1
@@ -2651,13 +2641,11 @@ final class StreamEngine: @unchecked Sendable {
         if let inline {
             inline.missedLabels = nil
             inline.missedFootnotes = nil
-            storage.arena = inline.arena
-            inline.arena = []
-            inline.sourceBytes = []
+            swap(&inline.arena, &storage.arena)
         }
         settledArenaCount = storage.arena.count
         settledNodeCount = nodes.count
-        storage.nodes = nodes
+        swap(&nodes, &storage.nodes)
     }
     @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
     @exclusivity(unchecked) private var keepJustSettled = false
@@ -2841,10 +2829,10 @@ final class StreamEngine: @unchecked Sendable {
         let blocksBefore = p.blocks
         #endif
 
-        var nodes = storage.nodes
-        storage.nodes = []
-        var arena = storage.arena
-        storage.arena = []
+        var nodes: [RawNode] = []
+        swap(&nodes, &storage.nodes)
+        var arena: [UInt8] = []
+        swap(&arena, &storage.arena)
         // Node indices of the tail's top-level blocks.
         var tailTops = tailTopsScratch
         tailTopsScratch = []
@@ -2875,7 +2863,6 @@ final class StreamEngine: @unchecked Sendable {
                 lastDefinitionsVersion = p.definitionsVersion
             }
             let inline = inlineParser(p)
-            inline.sourceBytes = storage.source
             let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
             // (A definition that arrived with complete lines is in the
             // checkpoint already: `definitionsMoved` sees it, and the closed
@@ -2918,7 +2905,6 @@ final class StreamEngine: @unchecked Sendable {
             findTrailingLeaf(nodes)
             tailLogValid = provisional == nil && !definitionsAdded
             swap(&inline.arena, &arena)
-            inline.sourceBytes = []
 
             // Line starts: the parser's, including the partial line's.
             syncLineStarts(p, settled: cp.lineStartCount)
@@ -2933,10 +2919,8 @@ final class StreamEngine: @unchecked Sendable {
         nodes[0].end = UInt32(storage.source.count)
 
         // The arrays go back into the (uniquely held) storage object.
-        storage.nodes = nodes
-        storage.arena = arena
-        nodes = []
-        arena = []
+        swap(&nodes, &storage.nodes)
+        swap(&arena, &storage.arena)
         // Footnote numbers depend on the whole document: a reference or a
         // definition anywhere can renumber a settled block's references.
         // When the numbering changes, every block with a footnote is

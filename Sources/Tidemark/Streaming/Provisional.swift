@@ -145,7 +145,6 @@ struct ProvisionalRegion {
             t.finishDocument()
             inline.definitions = t.definitions
             inline.footnoteLabels = t.footnoteKeys
-            inline.sourceBytes = source
             inline.arena = old.arena
             var b = t.blocks[0].firstChild
             while b >= 0 {

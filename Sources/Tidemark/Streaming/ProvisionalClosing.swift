@@ -92,7 +92,6 @@ extension ProvisionalRepair {
         let lineEnded = hasLineEnding(s, Int(last.end), s.count)
         let ip = InlineParser(options: options, definitions: t.definitions)
         ip.footnoteLabels = t.footnoteKeys
-        ip.sourceBytes = source
         switch leaf.kind {
         case .paragraph:
             guard leaf.open else { return nil }
