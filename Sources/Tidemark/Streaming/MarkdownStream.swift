@@ -1178,8 +1178,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        let st = storage
-        st.source.append(contentsOf: bytes)
+        storage.source.append(contentsOf: bytes)
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         var newTrimmed = newCount
@@ -1193,7 +1192,7 @@ final class StreamEngine: @unchecked Sendable {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         }
         // (One pass over the node store: the text, then the leaf's ends.)
-        st.nodes.withUnsafeMutableBufferPointer { nodes in
+        storage.nodes.withUnsafeMutableBufferPointer { nodes in
             if grows {
                 nodes[text].end = UInt32(newTrimmed)
                 nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
