@@ -180,8 +180,7 @@ extension BlockParser {
     func emitInlines(_ p: InlineParser, from first: Int32, parent: Int32, into out: inout [RawNode],
                      mark: inout EmitMark, other: inout EmitMark, continueText: Bool = false) {
         // The work stack is the parser's, kept between leaves: no allocation.
-        var stack = emitStack
-        emitStack = []
+        var stack = take(&emitStack)
         defer { stack.removeAll(keepingCapacity: true); emitStack = stack }
         stack.append((first, parent, false))
         let emails = options.contains(.autolink)

@@ -386,8 +386,7 @@ final class InlineParser {
         // others move down to follow them (a cost of the delimiters since
         // the last resume point and of those a closer reached).
         let low = min(touchedFloor, resumeOpenerCount)
-        var live = liveScratch
-        liveScratch = []
+        var live = take(&liveScratch)
         live.removeAll(keepingCapacity: true)
         var d = delimiterTop
         while d >= low {

@@ -247,8 +247,7 @@ final class StreamEngine: @unchecked Sendable {
             // append the held bytes with this chunk.
             // (In a scratch buffer: CJK text in small chunks comes this way
             // nearly every time.)
-            var combined = combineScratch
-            combineScratch = []
+            var combined = take(&combineScratch)
             combined.removeAll(keepingCapacity: true)
             combined.append(contentsOf: pending)
             combined.append(contentsOf: bytes)
@@ -313,8 +312,7 @@ final class StreamEngine: @unchecked Sendable {
         // of one valid sequence: the batch parser shows one U+FFFD.)
         assert(Normalizer.normalize(Array(bytes[cut...]), dropBOM: false) == StreamEngine.replacement)
         for k in 0..<cut where bytes[k] == 0x0A || bytes[k] == 0x0D { return nil }
-        var shown = shownScratch
-        shownScratch = []
+        var shown = take(&shownScratch)
         defer { shownScratch = shown }
         shown.removeAll(keepingCapacity: true)
         shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
@@ -772,8 +770,7 @@ final class StreamEngine: @unchecked Sendable {
             // A new top-level block, or blocks settled: the diff and the
             // layout are new too.
             swap(&nodes, &storage.nodes)
-            var tops = tailTopsScratch
-            tailTopsScratch = []
+            var tops = take(&tailTopsScratch)
             tops.removeAll(keepingCapacity: true)
             for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
             if attachNode == 0 { tops.append(first) }
@@ -1683,8 +1680,7 @@ final class StreamEngine: @unchecked Sendable {
         emittingCells { nodes, inline, source in
             let row = BlockParser.appendNode(RawNode(kind: .tableRow, start: lineStart, end: newCount), parent: Int32(t),
                                              into: &nodes)
-            var cells = rowCellsScratch
-            rowCellsScratch = []
+            var cells = take(&rowCellsScratch)
             defer { rowCellsScratch = cells }
             let endsAtPipe = BlockParser.splitRow(source, lineStart, newCount, into: &cells)
             parser.emitTableCells(cells, from: 0, rowEnd: newCount, aligns: trailingAlignments, row: row,
@@ -2010,8 +2006,7 @@ final class StreamEngine: @unchecked Sendable {
             // their nodes (a cell's inlines are its own): only the cells
             // from the first one whose range moved are emitted again.
             let start = Int(trailingRow.start)
-            var cells = rowCellsScratch
-            rowCellsScratch = []
+            var cells = take(&rowCellsScratch)
             defer { rowCellsScratch = cells }
             var first = 0
             var offset = 0
@@ -2512,8 +2507,7 @@ final class StreamEngine: @unchecked Sendable {
         // Closed top-level blocks not yet settled (most snapshots: none).
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
         guard rebuildFrom != nil || (b >= 0 && !p.blocks[Int(b)].isOpen) else { return }
-        var candidates = candidatesScratch
-        candidatesScratch = []
+        var candidates = take(&candidatesScratch)
         defer {
             candidates.removeAll(keepingCapacity: true)
             candidatesScratch = candidates
@@ -2833,8 +2827,7 @@ final class StreamEngine: @unchecked Sendable {
         var arena: [UInt8] = []
         swap(&arena, &storage.arena)
         // Node indices of the tail's top-level blocks.
-        var tailTops = tailTopsScratch
-        tailTopsScratch = []
+        var tailTops = take(&tailTopsScratch)
         // Settled blocks re-emitted with a definition only the tail has.
         var provisional: Int? = nil
         var dirtyFrom = 0
@@ -2893,8 +2886,7 @@ final class StreamEngine: @unchecked Sendable {
                 arenaCursor = inline.arena.count
             }
             let first = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
-            var newLog = tailLogScratch
-            tailLogScratch = []
+            var newLog = take(&tailLogScratch)
             dirtyFrom = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
                                    cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse,
                                    reuseOpenLeaves: reuse && !previousHadPending,
@@ -3095,16 +3087,11 @@ final class StreamEngine: @unchecked Sendable {
         let settledCount = settledIDs.count
         // (Each scratch array is taken out before it is cleared: a second
         // reference would make clearing it allocate.)
-        var tailIDs = tailIDsScratch
-        var tailStarts = tailStartsScratch
-        var newTail = tailBlocksScratch
-        var changed = changedScratch
-        var inserted = insertedScratch
-        tailIDsScratch = []
-        tailStartsScratch = []
-        tailBlocksScratch = []
-        changedScratch = []
-        insertedScratch = []
+        var tailIDs = take(&tailIDsScratch)
+        var tailStarts = take(&tailStartsScratch)
+        var newTail = take(&tailBlocksScratch)
+        var changed = take(&changedScratch)
+        var inserted = take(&insertedScratch)
         if !tailIDs.isEmpty { tailIDs.removeAll(keepingCapacity: true) }
         if !tailStarts.isEmpty { tailStarts.removeAll(keepingCapacity: true) }
         if !newTail.isEmpty { newTail.removeAll(keepingCapacity: true) }

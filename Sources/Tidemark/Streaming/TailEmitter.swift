@@ -98,13 +98,11 @@ extension BlockParser {
             BlockParser.link(index, parent, in: &nodes)
         }
 
-        var stack = tailStack
-        tailStack = []
+        var stack = take(&tailStack)
         defer { stack.removeAll(keepingCapacity: true); tailStack = stack }
         // The open containers being emitted whose children so far were all
         // closed: node, and index of the container's entry in `newLog`.
-        var runs = tailRuns
-        tailRuns = []
+        var runs = take(&tailRuns)
         defer { runs.removeAll(keepingCapacity: true); tailRuns = runs }
         stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
