@@ -928,8 +928,9 @@ final class StreamEngine: @unchecked Sendable {
             parser.s = Bytes(start: nil, count: 0)
         }
         if storage.lineStarts.count > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
-        if storage.lineStarts.count < parser.lineStarts.count {
-            storage.lineStarts.append(contentsOf: parser.lineStarts[storage.lineStarts.count...])
+        // (Mostly one new line start: element by element, no slice.)
+        while storage.lineStarts.count < parser.lineStarts.count {
+            storage.lineStarts.append(parser.lineStarts[storage.lineStarts.count])
         }
         syncedLineStarts = parser.lineStarts.count
         storage.nodes[0].end = UInt32(storage.source.count)
