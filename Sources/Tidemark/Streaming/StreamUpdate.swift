@@ -19,11 +19,27 @@ public struct StreamUpdate: Sendable {
     // One reference: the document's storage, which also holds the stream's
     // layout and diff objects for it (an update is cheap to take and drop).
     let storage: DocumentStorage
-    let options: ParseOptions
+    let single: BlockID
+    /// Top-level blocks `0..<settledCount` are settled.
+    public let settledCount: Int
+    // The options (low 32 bits), the diff mode (8 bits) and whether the
+    // update is final (1 bit) in one word: an update is four words, which
+    // a call returns in registers (a fifth field made every append cost
+    // about 50 instructions more).
+    let packed: UInt64
+    var options: ParseOptions { ParseOptions(rawValue: UInt32(truncatingIfNeeded: packed)) }
     // The diff: 0 the storage's `streamDiff`; 1 only `single` changed (most
     // appends); 2 nothing changed.
-    let diffMode: UInt8
-    let single: BlockID
+    var diffMode: UInt8 { UInt8(truncatingIfNeeded: packed >> 32) }
+    /// Whether this is the update of `finish()`.
+    public var isFinal: Bool { packed >> 40 & 1 == 1 }
+
+    init(storage: DocumentStorage, options: ParseOptions, diffMode: UInt8, single: BlockID, settledCount: Int, isFinal: Bool) {
+        self.storage = storage
+        self.single = single
+        self.settledCount = settledCount
+        packed = UInt64(options.rawValue) | UInt64(diffMode) << 32 | (isFinal ? 1 << 40 : 0)
+    }
 
     /// The whole document so far; equal to `Document(parsing: textSoFar)`.
     public var document: Document { Document(storage: storage, options: options) }
@@ -34,10 +50,6 @@ public struct StreamUpdate: Sendable {
     // The diff, shared by consecutive updates that report the same one;
     // nil for the common diffs that need no object.
     var diff: StreamDiff? { diffMode == 0 ? (storage.streamDiff ?? StreamDiff.empty) : nil }
-    /// Top-level blocks `0..<settledCount` are settled.
-    public let settledCount: Int
-    /// Whether this is the update of `finish()`.
-    public let isFinal: Bool
 
     var settledIDs: [BlockID] { layout.settledIDs }
     var settledStarts: [Int] { layout.settledStarts }
