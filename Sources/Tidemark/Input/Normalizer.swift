@@ -165,13 +165,3 @@ enum Normalizer {
         return k
     }
 }
-
-/// The value of `x`, leaving an empty one there: a move, where `let y = x;
-/// x = []` retains and releases (scratch arrays taken out of an object for
-/// the length of a call).
-@inline(__always)
-func take<T: RangeReplaceableCollection>(_ x: inout T) -> T {
-    var r = T()
-    swap(&r, &x)
-    return r
-}
