@@ -2337,18 +2337,25 @@ final class StreamEngine: @unchecked Sendable {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
         if let r = provisionalFrom { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
-        lowerSpareNodeFloor(nodeFloor)
         let link = Int32(settledNodeStarts.last ?? 0)
-        for k in spares.indices {
-            spares[k].source = min(spares[k].source, stableCount)
-            spares[k].arena = min(spares[k].arena, settledArenaCount)
-            spares[k].lines = min(spares[k].lines, syncedLineStarts)
-            if link > 0 && spares[k].links.last != link { spares[k].links.append(link) }
+        let (source, arena, lines) = (stableCount, settledArenaCount, syncedLineStarts)
+        // (Through one buffer pointer: every append runs this while a
+        // reader holds an update.)
+        spares.withUnsafeMutableBufferPointer { sp in
+            for k in sp.indices {
+                sp[k].nodes = min(sp[k].nodes, nodeFloor)
+                sp[k].source = min(sp[k].source, source)
+                sp[k].arena = min(sp[k].arena, arena)
+                sp[k].lines = min(sp[k].lines, lines)
+                if link > 0 && sp[k].links.last != link { sp[k].links.append(link) }
+            }
         }
     }
 
     private func lowerSpareNodeFloor(_ floor: Int) {
-        for k in spares.indices { spares[k].nodes = min(spares[k].nodes, floor) }
+        spares.withUnsafeMutableBufferPointer { sp in
+            for k in sp.indices { sp[k].nodes = min(sp[k].nodes, floor) }
+        }
     }
 
     /// Makes `storage` uniquely ours again. When a reader still holds the
