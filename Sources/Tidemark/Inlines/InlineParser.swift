@@ -1003,8 +1003,11 @@ final class InlineParser {
                 }
             }
         }
-        // Reference link: full, collapsed or shortcut.
-        if endPos < 0 {
+        // Reference link: full, collapsed or shortcut. (With no definition
+        // and no one asking which labels were missed, no label can match:
+        // nothing to normalize — a streamed link whose destination is still
+        // open comes this way on every append.)
+        if endPos < 0 && (!definitions.isEmpty || missedLabels != nil) {
             var key: [UInt8]? = nil
             var refEnd = after
             var labelFound = false
