@@ -2682,11 +2682,16 @@ final class StreamEngine: @unchecked Sendable {
         default: break
         }
         let blockEnd = min(Int(blk.end), source.count)
-        // Up to the next block: a table's delimiter row is not in its range.
+        // Up to the next block: a table's delimiter row is not in its range
+        // (nor in the range of the list or quote the table is in), and
+        // one of a single column needs no pipe (`:-:`), but every one has
+        // a `-`. (The stream fuzz target: a list item's paragraph that a
+        // later chunk's `     :-:` split into a paragraph and a table was
+        // adopted as the two-line paragraph the last update showed.)
         var i = blockEnd
         let e = min(blk.next >= 0 ? Int(parser.blocks[Int(blk.next)].start) : source.count, source.count)
         while i < e {
-            if source[i] == UInt8(ascii: "|") { return nil }
+            if source[i] == UInt8(ascii: "|") || source[i] == UInt8(ascii: "-") { return nil }
             i += 1
         }
         var misses: Set<[UInt8]> = []

@@ -171,3 +171,31 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the `stream` target (session 11; present since session 7's
+    /// adoption of settled blocks as shown): a table of one column needs no
+    /// pipe (`:-:` under `` ` '  ` ``), and its delimiter row lies outside
+    /// the range of the list item the table is in. A chunk of complete lines
+    /// that split the item's paragraph into a paragraph and a table settled
+    /// the list, and the snapshot adopted it as the two-line paragraph the
+    /// last update showed: same kind, same range. A `-` between a block and
+    /// the next one now stops the adoption, as a `|` did.
+    @Test func fuzz_stream_oneColumnDelimiterRowOutsideTheSettledList() {
+        let docs = [
+            "1. \\right) moo\u{03}\n ` '  `\n     :-:\n:    a</az\n \n>  b\n",
+            "- a\n  b\n  :-:\nc\n",
+            "> x\n> y\n> ---:\nz\n",
+        ]
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                for size in [1, 3, bytes.count] {
+                    let problem = StreamingTests.check(bytes, options: ParseOptions(rawValue: 0xfb), chunks: [split, size])
+                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                    if problem != nil { return }
+                }
+            }
+        }
+    }
+}
