@@ -603,11 +603,7 @@ import Testing
             "-Use\n1.First\n#Title\n",
             "* a *b*\n+ c\n",
         ]
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [2, 3, 4], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [2, 3, 4])
         // The marker in a chunk of its own, then the content.
         var stream = MarkdownStream()
         stream.append("Intro.\n\n")
@@ -623,15 +619,21 @@ import Testing
         #expect(stream.document == Document(parsing: text))
     }
 
+    /// `docs` streamed exactly at chunk sizes 1–7, and in `holdingChunks`
+    /// while holding the last update.
+    static func expectExactAlsoHolding(_ docs: [String], holdingChunks: [Int]) {
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: holdingChunks, hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+    }
+
     /// `docs` streamed exactly (at chunk sizes 1–7, and holding an update
     /// at 3–5); then `section` appended `repeats` times after a paragraph in
     /// 4-byte chunks takes fewer than `below` snapshots and ends exact.
     static func expectExactAndFewSnapshots(_ docs: [String], section: String, repeats: Int, below: Int) {
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [3, 4, 5])
         var stream = MarkdownStream()
         stream.append("Intro.\n\n")
         let before = stream.engine.fullSnapshots

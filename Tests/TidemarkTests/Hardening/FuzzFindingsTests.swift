@@ -135,12 +135,19 @@ extension FuzzFindingsTests {
             "p [foo]\n\nq\n\n[foo]: /u\n\n- a [foo]",
             "p [^1] x\n\n[^1]: note\n\n## h [^1]",
         ]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 8, 32], checkDiff: true)
+    }
+
+    /// Each of `docs` streamed exactly when split at every point, then fed
+    /// in chunks of each of `sizes` (stops at a document's first problem).
+    static func expectEverySplit(_ docs: [String], options: ParseOptions, thenChunks sizes: [Int], checkDiff: Bool = false) {
         for d in docs {
             let bytes = Array(d.utf8)
             for split in 1..<bytes.count {
-                for size in [1, 8, 32] {
-                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
+                for size in sizes {
+                    let problem = StreamingTests.check(bytes, options: options, chunks: [split, size], checkDiff: checkDiff)
                     #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                    if problem != nil { return }
                 }
             }
         }
@@ -187,15 +194,7 @@ extension FuzzFindingsTests {
             "- a\n  b\n  :-:\nc\n",
             "> x\n> y\n> ---:\nz\n",
         ]
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                for size in [1, 3, bytes.count] {
-                    let problem = StreamingTests.check(bytes, options: ParseOptions(rawValue: 0xfb), chunks: [split, size])
-                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
-                    if problem != nil { return }
-                }
-            }
-        }
+        // (The input's options: all but task lists.)
+        FuzzFindingsTests.expectEverySplit(docs, options: ParseOptions(rawValue: 0xfb), thenChunks: [1, 3, 64])
     }
 }
