@@ -692,8 +692,7 @@ final class StreamEngine: @unchecked Sendable {
             guard p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
                   p.blocks[Int(attach)].lastChild == firstNew else { return false }
         }
-        var nodes: [RawNode] = []
-        swap(&nodes, &storage.nodes)
+        var nodes = take(&storage.nodes)
         defer { swap(&nodes, &storage.nodes) }
         let baseline = continuing ? newLine.baseline : nodes.count
         guard baseline <= nodes.count else { return false }
@@ -1392,8 +1391,6 @@ final class StreamEngine: @unchecked Sendable {
         return !line.contains(UInt8(ascii: ">"))
     }
 
-    /// Whether the bytes hold one that no closing fence holds (a line with
-    /// one is a line of the code, whatever follows).
     /// More fence characters on the line that opened the trailing top-level
     /// fenced code block, before any info string: the fence only grows (a
     /// closing fence then needs more), and the block, empty, only ends
@@ -1445,6 +1442,8 @@ final class StreamEngine: @unchecked Sendable {
         return x != blk.fenceChar || n < Int(blk.fenceLength)
     }
 
+    /// Whether the bytes hold one that no closing fence holds (a line with
+    /// one is a line of the code, whatever follows).
     private static func decidesCodeLine(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.contains { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: ">") }
     }
@@ -1813,9 +1812,9 @@ final class StreamEngine: @unchecked Sendable {
     /// last line grew, or after a line was added (`newLine`), and emits it.
     private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool) -> Bool {
         let newCount = storage.source.count
-        // (Arrays move by swapping: no reference count changes.)
-        var nodes: [RawNode] = []
-        swap(&nodes, &storage.nodes)
+        // (Arrays move in and out by `take` and `swap`: no reference
+        // counting.)
+        var nodes = take(&storage.nodes)
         // The paragraph's own inline parser: its content only grows at the
         // end while the paragraph stays the trailing leaf, so the parse
         // resumes where nothing before can change (see `parseResuming`).
@@ -2060,8 +2059,7 @@ final class StreamEngine: @unchecked Sendable {
     /// inline parser that holds the arena, and the source (the block
     /// parser's too), as table cells are emitted; then puts them back.
     private func emittingCells(_ body: (inout [RawNode], InlineParser, Bytes) -> Void) {
-        var nodes: [RawNode] = []
-        swap(&nodes, &storage.nodes)
+        var nodes = take(&storage.nodes)
         let inline = inlineParserForLastSnapshot()
         assert(inline.arena.isEmpty)
         swap(&inline.arena, &storage.arena)
@@ -2583,8 +2581,7 @@ final class StreamEngine: @unchecked Sendable {
         } else if storage.arena.count > keepArena {
             storage.arena.removeSubrange(keepArena...)
         }
-        var nodes: [RawNode] = []
-        swap(&nodes, &storage.nodes)
+        var nodes = take(&storage.nodes)
         if nodes.count > keepNodes { nodes.removeSubrange(keepNodes...) }
         // Relink the end of the settled (and adopted) prefix.
         var lastTop = settledNodeStarts.last ?? -1
@@ -2835,10 +2832,8 @@ final class StreamEngine: @unchecked Sendable {
         let blocksBefore = p.blocks
         #endif
 
-        var nodes: [RawNode] = []
-        swap(&nodes, &storage.nodes)
-        var arena: [UInt8] = []
-        swap(&arena, &storage.arena)
+        var nodes = take(&storage.nodes)
+        var arena = take(&storage.arena)
         // Node indices of the tail's top-level blocks.
         var tailTops = take(&tailTopsScratch)
         // Settled blocks re-emitted with a definition only the tail has.
