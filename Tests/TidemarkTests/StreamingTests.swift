@@ -553,6 +553,39 @@ import Testing
         StreamingTests.expectExactAndFewSnapshots(docs, section: "\(fence)\nfoo\n``\n\(fence)\n\n", repeats: 20, below: 100)
     }
 
+    /// Fenced code in list items, and the first lines after an opener:
+    /// a line needs the items' indentation to stay in them (less closes
+    /// them, and a blank line does not), the opener's line feed leaves the
+    /// block empty, and its first line starts the literal.
+    @Test func fencedCodeInItemsAndAfterTheOpener() {
+        let docs = [
+            "- ```\n  a\n b\n  c\n```\n",
+            "1. x\n\n   ```py\n   ab\n  \n    cd\n\t e\n   ```\n",
+            "- a\n  - ```\n    code\n   x\n    ~~~\n    ```\n",
+            "```\n\n\nx\n```\n",
+            "```py\n",
+            "~~~\n~~~\n",
+            "- ```\n\n  x\n",
+            "> ```\n> a\n",
+            "-   ```\n    a\n   b\n",
+            "- ```\n    two extra\n  ~~~\n  ``\n",
+            " - ```\n   a\n  b\n",
+            "1.  ```\n    x\n",
+            "- ```\n\tx\n  \ty\n",
+            "- ```\n  x\n\n\n  y\n",
+            "- ```\n  x\n-\n",
+            "* ```\n  a\n  ```\n* b\n",
+            "- ~~~ info\n  ```\n  ~~~~\n",
+            "- ```\nx\n",
+            "10. ```\n    a\n   b\n",
+            "- - ```\n    a\n   b\n",
+        ]
+        // (160 snapshots; 300 with these paths for top-level code only.)
+        StreamingTests.expectExactAndFewSnapshots(
+            docs, section: "1. **Step**\n\n   ```sh\n   echo one\n     indented\n\n   echo two\n   ```\n\n```js\nlet x\n```\n\n",
+            repeats: 20, below: 200)
+    }
+
     /// A table's delimiter row typed under its header: a line of the
     /// paragraph until it is a whole delimiter row with the header's cell
     /// count, then a table — and one that never gets there (fewer or more

@@ -278,7 +278,7 @@ final class StreamEngine: @unchecked Sendable {
                         return appendExactly(rest)
                     }
                     guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
-                            || appendCodeLineFeed()
+                            || appendCodeLineFeed() || appendFenceOpenerLineFeed() || appendClosingFenceLineFeed()
                             || appendMathLineFeed() || appendBlankCodeLine()
                             || appendTableRowLineFeed() || appendBlankLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
@@ -415,7 +415,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToClosingFence(bytes)
                         || appendFirstContent(bytes) || appendNewBlockLine(bytes)
     }
 
@@ -762,6 +762,7 @@ final class StreamEngine: @unchecked Sendable {
         wordCheckedEnd = -1
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
+        closingFenceShownEnd = -1
         afterTableRowLineFeed = false
         blankPartialLine = false
         keepJustSettled = false
@@ -1331,7 +1332,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         var drop = 0
-        if !decided, let (node, tip) = trailingFencedCode(), node == last,
+        if !decided, let (node, tip, _) = trailingFencedCode(), node == last,
            fenceCharsStayContent(tip, storage.source[Int(lineStart)..<sourceCount], bytes) {
             // Fence characters only, and no closing fence with them.
         } else if !decided {
@@ -1339,12 +1340,20 @@ final class StreamEngine: @unchecked Sendable {
             // (a code line, blank) and bytes that decide the line or are
             // spaces too: with them it is no fence either. Spaces up to the
             // fence's indentation are not content.
-            guard spaces, let (node, tip) = trailingFencedCode(), node == last,
+            guard spaces, let (node, tip, need) = trailingFencedCode(), node == last,
                   parser.blocks[Int(tip)].kind == .codeBlock else { return false }
             var allSpaces = true
             for b in bytes where b != 0x20 { allSpaces = false; break }
             guard allSpaces || StreamEngine.decidesCodeLine(bytes) else { return false }
-            let missing = Int(parser.blocks[Int(tip)].fenceOffset) - (sourceCount - Int(lineStart))
+            // In list items, a line that is not blank needs the items'
+            // indentation to stay in them.
+            let spacesSoFar = sourceCount - Int(lineStart)
+            if need > 0 && !allSpaces {
+                var lead = 0
+                while lead < bytes.count && bytes[lead] == 0x20 { lead += 1 }
+                guard spacesSoFar + lead >= need else { return false }
+            }
+            let missing = need + Int(parser.blocks[Int(tip)].fenceOffset) - spacesSoFar
             while drop < missing && drop < bytes.count && isSpaceOrTab(bytes[drop]) {
                 if bytes[drop] == 0x09 { return false }
                 drop += 1
@@ -1367,19 +1376,49 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// The trailing block when it is an open fenced code block or HTML
-    /// block at the top level, shown with its literal (lines, each with its
-    /// line feed) at the end of the arena: its node and the parser's block.
-    private func trailingFencedCode() -> (node: Int, block: Int32)? {
+    /// block at the top level, or a fenced code block in list items (and
+    /// lists) only, shown with its literal (lines, each with its line
+    /// feed) at the end of the arena — or, with `empty`, with no literal
+    /// yet (no line after the opener): its node, the parser's block, and
+    /// the columns of item indentation a line needs to stay in the items
+    /// (0 at the top level).
+    private func trailingFencedCode(empty: Bool = false) -> (node: Int, block: Int32, need: Int)? {
         let last = storage.nodes.count - 1
         guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty else { return nil }
         let code = storage.nodes[last]
-        guard code.kind == .codeBlock || code.kind == .htmlBlock, code.parent == 0, code.a.isArena,
-              code.a.end == storage.arena.count, code.a.length > 0 else { return nil }
+        guard code.kind == .codeBlock || code.kind == .htmlBlock else { return nil }
+        if code.a.length == 0 {
+            // (No line yet: the literal will start at the arena's end.)
+            guard empty, code.kind == .codeBlock, Int(code.start) < Int(storage.lineStarts.last ?? 0) else { return nil }
+        } else {
+            guard code.a.isArena, code.a.end == storage.arena.count else { return nil }
+        }
         let tip = parser.tip
         let blk = parser.blocks[Int(tip)]
-        guard blk.kind == code.kind, blk.fenced || blk.kind == .htmlBlock, blk.isOpen, blk.parent == 0,
+        guard blk.kind == code.kind, blk.fenced || blk.kind == .htmlBlock, blk.isOpen,
               Int(blk.start) == Int(code.start) else { return nil }
-        return (last, tip)
+        if blk.parent == 0 && code.parent == 0 { return (last, tip, 0) }
+        // In list items: each item's content column, added up.
+        guard blk.kind == .codeBlock else { return nil }
+        var need = 0
+        var b = blk.parent
+        var n = code.parent
+        while b > 0 {
+            let kind = parser.blocks[Int(b)].kind
+            guard n > 0, kind == .item || kind == .list, storage.nodes[Int(n)].kind == kind else { return nil }
+            if kind == .item { need += Int(parser.blocks[Int(b)].markerOffset + parser.blocks[Int(b)].padding) }
+            b = parser.blocks[Int(b)].parent
+            n = storage.nodes[Int(n)].parent
+        }
+        guard b == 0, n == 0 else { return nil }
+        return (last, tip, need)
+    }
+
+    /// Makes the empty literal of the trailing code block `last` start at
+    /// the arena's end, where its first line goes.
+    @inline(__always)
+    private func openLiteral(_ last: Int) {
+        if storage.nodes[last].a.length == 0 { storage.nodes[last].a = ByteRef.arena(storage.arena.count, storage.arena.count) }
     }
 
     /// Whether a complete line of the trailing HTML block (`tip`) leaves
@@ -1458,7 +1497,7 @@ final class StreamEngine: @unchecked Sendable {
     /// consumes the line; the literal already ends with its line feed, so
     /// only the root's end moves.
     private func appendCodeLineFeed() -> Bool {
-        guard !publishedPending, !placeholderShown, let (last, tip) = trailingFencedCode() else { return false }
+        guard !publishedPending, !placeholderShown, let (last, tip, _) = trailingFencedCode() else { return false }
         let sourceCount = storage.source.count
         let code = storage.nodes[last]
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
@@ -1472,16 +1511,146 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
-    /// A line feed that makes an empty line of the trailing top-level fenced
-    /// code block (the source ends with a line feed of it): the literal gets
-    /// an empty line, and the block ends at the start of that line.
+    /// The line feed that ends the line opening the trailing fenced code
+    /// block (at the top level or in list items), as the last update showed
+    /// it: the block stays open and empty, and ends where it did (a line
+    /// ending decides nothing of an opener); only the root's end moves. The
+    /// next line can then take `appendNewCodeLine`.
+    private func appendFenceOpenerLineFeed() -> Bool {
+        let last = storage.nodes.count - 1
+        guard storage.nodes[last].kind == .codeBlock, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty else { return false }
+        let sourceCount = storage.source.count
+        guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
+              Int(lineStart) < sourceCount else { return false }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.flags & 1 == 1, code.a.length == 0, Int(code.end) == sourceCount,
+              Int(code.start) >= Int(lineStart) else { return false }
+        consumeLineFeed()
+        assert(parser.blocks[Int(parser.tip)].kind == .codeBlock && parser.blocks[Int(parser.tip)].isOpen
+               && parser.blocks[Int(parser.tip)].start == Int32(code.start), "a fence opener's line feed left no open fenced code block")
+        afterCodeLineFeed = true
+        return true
+    }
+
+    /// Set by `appendToClosingFence`: the source's length when the current
+    /// line of the trailing fenced code block was shown as its closing
+    /// fence (-1: not). Any other change clears it.
+    @exclusivity(unchecked) private var closingFenceShownEnd = -1
+
+    /// Scans `bytes` as more of a line that may be a closing fence of
+    /// `fence`: `lead` spaces, a `run` of the fence character, then spaces
+    /// and tabs (`phase` 0, 1, 2). False for any other byte.
+    @inline(__always)
+    private static func scanFenceLine(_ bytes: some Sequence<UInt8>, _ fence: UInt8,
+                                      _ phase: inout Int, _ lead: inout Int, _ run: inout Int) -> Bool {
+        for b in bytes {
+            if phase == 0 && b == 0x20 {
+                lead += 1
+            } else if phase <= 1 && b == fence {
+                phase = 1
+                run += 1
+            } else if phase >= 1 && (b == 0x20 || b == 0x09) {
+                phase = 2
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Bytes without a line ending that make the current line of the
+    /// trailing fenced code block (at the top level or in list items) its
+    /// closing fence: the line leaves the literal if it was shown as a line
+    /// of it (spaces, fewer fence characters than the opener's), and the
+    /// block and its items end at the source's end. More spaces or fence
+    /// characters on a line shown as the closing fence only move the ends.
+    private func appendToClosingFence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // (Most bytes that come this way start a line of another block.)
+        guard let b0 = bytes.first, b0 == 0x20 || b0 == UInt8(ascii: "`") || b0 == UInt8(ascii: "~"),
+              storage.nodes[storage.nodes.count - 1].kind == .codeBlock else { return false }
+        guard bytes.count <= 4096, !publishedPending, !placeholderShown,
+              let (last, tip, need) = trailingFencedCode(empty: true) else { return false }
+        let blk = parser.blocks[Int(tip)]
+        let sourceCount = storage.source.count
+        guard blk.kind == .codeBlock, blk.fenced, stableCount == sourceCount, let ls = storage.lineStarts.last else { return false }
+        let lineStart = Int(ls)
+        let code = storage.nodes[last]
+        guard Int(code.start) < lineStart, lineStart <= sourceCount else { return false }
+        // The line so far, then with the bytes.
+        var (phase, lead, run) = (0, 0, 0)
+        guard StreamEngine.scanFenceLine(storage.source[lineStart..<sourceCount], blk.fenceChar, &phase, &lead, &run)
+        else { return false }
+        let (oldPhase, oldLead, oldRun) = (phase, lead, run)
+        guard StreamEngine.scanFenceLine(bytes, blk.fenceChar, &phase, &lead, &run), phase >= 1, run >= Int(blk.fenceLength),
+              lead >= need, lead - need <= 3 else { return false }
+        // How the last update showed the line so far: not yet (empty), as
+        // the closing fence, or as a line of the literal.
+        var drop = 0
+        if sourceCount == lineStart {
+            guard Int(code.end) == lineStart - 1 else { return false }
+        } else if closingFenceShownEnd == sourceCount {
+            guard Int(code.end) == sourceCount else { return false }
+        } else {
+            guard Int(code.end) == sourceCount, oldPhase == 0 || (oldPhase == 1 && oldRun < Int(blk.fenceLength)),
+                  code.a.isArena, code.a.end == storage.arena.count else { return false }
+            let strip = min(oldLead, need + Int(blk.fenceOffset))
+            drop = sourceCount - lineStart - strip + 1
+            guard Int(code.a.length) >= drop, storage.arena[storage.arena.count - 1] == 0x0A,
+                  storage.arena[(storage.arena.count - drop)..<(storage.arena.count - 1)]
+                    .elementsEqual(storage.source[(lineStart + strip)..<sourceCount]) else { return false }
+        }
+        reclaim()
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        if drop > 0 {
+            storage.arena.removeLast(drop)
+            storage.nodes[last].a.length -= UInt32(drop)
+            if storage.nodes[last].a.length == 0 { storage.nodes[last].a = .empty }
+        }
+        let newCount = UInt32(storage.source.count)
+        var p = Int32(last)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = newCount
+            p = storage.nodes[Int(p)].parent
+        }
+        _ = trailingBlockChanged()
+        closingFenceShownEnd = storage.source.count
+        return true
+    }
+
+    /// The line feed after a line that `appendToClosingFence` showed as the
+    /// trailing fenced code block's closing fence: the parser consumes the
+    /// line and closes the block, which ends where it did; only the root's
+    /// end moves.
+    private func appendClosingFenceLineFeed() -> Bool {
+        let sourceCount = storage.source.count
+        guard closingFenceShownEnd == sourceCount, stableCount == sourceCount, !publishedPending, !placeholderShown,
+              !lastTailIDs.isEmpty else { return false }
+        let last = storage.nodes.count - 1
+        let top = storage.nodes[last].parent == 0
+        consumeLineFeed()
+        assert(parser.blocks[Int(parser.tip)].kind != .codeBlock || !parser.blocks[Int(parser.tip)].isOpen,
+               "a closing fence's line feed left the code block open")
+        singleLineBlockFeedEnd = top ? storage.source.count : -1
+        return true
+    }
+
+    /// A line feed that makes an empty line of the trailing fenced code
+    /// block (the source ends with a line feed of it): the literal gets an
+    /// empty line, and the block (with the items around it) ends at the
+    /// start of that line.
     private func appendBlankCodeLine() -> Bool {
-        guard afterCodeLineFeed, !publishedPending, !placeholderShown, let (last, tip) = trailingFencedCode(),
+        guard afterCodeLineFeed, !publishedPending, !placeholderShown, let (last, tip, _) = trailingFencedCode(empty: true),
               parser.blocks[Int(tip)].kind == .codeBlock, storage.source.last == 0x0A else { return false }
         reclaim()
+        openLiteral(last)
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += 1
-        storage.nodes[last].end = UInt32(storage.source.count)
+        var p = Int32(last)
+        while p > 0 {
+            storage.nodes[Int(p)].end = UInt32(storage.source.count)
+            p = storage.nodes[Int(p)].parent
+        }
         consumeLineFeed()
         afterCodeLineFeed = true
         return true
@@ -1491,7 +1660,7 @@ final class StreamEngine: @unchecked Sendable {
     /// it (see `decidesCodeLine`): the line joins the literal, less the
     /// fence's indentation.
     private func appendNewCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, let (last, tip) = trailingFencedCode(),
+        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, let (last, tip, need) = trailingFencedCode(empty: true),
               storage.source.last == 0x0A else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         // (A line of spaces so far is a blank code line; not in an HTML
@@ -1501,18 +1670,21 @@ final class StreamEngine: @unchecked Sendable {
         guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes)
                 || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock)
                 || fenceCharsStayContent(tip, EmptyCollection(), bytes) else { return false }
-        // Up to the fence's indentation in spaces is not content (a tab
-        // there is consumed by columns: the exact path). An HTML block's
-        // lines are taken whole.
-        let offset = parser.blocks[Int(tip)].kind == .htmlBlock ? 0 : Int(parser.blocks[Int(tip)].fenceOffset)
+        // Up to the items' and the fence's indentation in spaces is not
+        // content (a tab there is consumed by columns: the exact path). A
+        // line that is not blank needs the items' to stay in them. An HTML
+        // block's lines are taken whole.
+        let offset = parser.blocks[Int(tip)].kind == .htmlBlock ? 0 : need + Int(parser.blocks[Int(tip)].fenceOffset)
         var strip = 0
         while strip < offset && strip < bytes.count && isSpaceOrTab(bytes[strip]) {
             if bytes[strip] == 0x09 { return false }
             strip += 1
         }
+        guard strip >= need || strip == bytes.count else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
+        openLiteral(last)
         storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[strip...]))
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += UInt32(bytes.count - strip + 1)
@@ -2256,6 +2428,7 @@ final class StreamEngine: @unchecked Sendable {
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
+        closingFenceShownEnd = -1
         afterTableRowLineFeed = false
         blankPartialLine = false
         foldWordScan()
@@ -2804,6 +2977,7 @@ final class StreamEngine: @unchecked Sendable {
         leafInlineNode = -1
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
+        closingFenceShownEnd = -1
         afterTableRowLineFeed = false
         foldWordScan()
         wordCheckedEnd = -1
@@ -2938,7 +3112,7 @@ final class StreamEngine: @unchecked Sendable {
         // After a line feed in a top-level fenced code block (a blank line,
         // a line that took the exact way), the next line's first bytes may
         // take the new-code-line path, as after `appendCodeLineFeed`.
-        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode() != nil
+        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode(empty: true) != nil
         return lastUpdate
     }
 
