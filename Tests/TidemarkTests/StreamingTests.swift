@@ -586,6 +586,36 @@ import Testing
             repeats: 20, below: 200)
     }
 
+    /// Plain bytes after a delimiter run, a backslash or a math delimiter
+    /// at the end of a paragraph: a run shown as literal text stays
+    /// literal (plain bytes after it can only let it open, with no closer
+    /// after it, or keep it from closing); a matched one may change
+    /// (`*foo.*` then `bar`), and so may a backslash before punctuation.
+    /// An `_` between letters or digits is plain.
+    @Test func plainBytesAfterDelimiterRuns() {
+        let docs = [
+            "a*b c* d\n", "foo.*bar*\n", "*foo.*bar\n", "*a*b\n", "**Bold**text and **Warning:** more\n",
+            "x _y_z_ w\n", "_a query_call_\n", "tensor_package_pac and snake_case_name\n", "a\\.b a\\b a\\\\c\n",
+            "$5 and $x$ and $a$1 $b$c\n", "~~a~~b ~c~d e~f~\n", "`code`x and ``a`b``c\n", "__init__ and foo__bar__\n",
+            "a_ b_c _d\n", "*\\**x* **a*b**\n", "www.ab.c_d and https://x.y/a_b\n", "| a_b | c*d |\n|---|---|\n| e_f* | g |\n",
+            "# Head_ing *x*y\n", "é_b a_é\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [2, 3, 4])
+        // Words with `_` inside and after `**` or a backtick, in 4-byte
+        // chunks: most appends take the plain path (142 paragraph passes;
+        // 233 when a trailing run or an inner `_` sent them the other way).
+        var stream = MarkdownStream()
+        var text = ""
+        for k in 1...20 {
+            let chunk = "Call `tensor_package_\(k)` with **snake_case_name** and *more_words* here.\n\n"
+            let bytes = Array(chunk.utf8)
+            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
+            text += chunk
+        }
+        #expect(stream.engine.paragraphPasses <= 20 * 9, "\(stream.engine.paragraphPasses) paragraph passes")
+        #expect(stream.document == Document(parsing: text))
+    }
+
     /// A table's delimiter row typed under its header: a line of the
     /// paragraph until it is a whole delimiter row with the header's cell
     /// count, then a table — and one that never gets there (fewer or more

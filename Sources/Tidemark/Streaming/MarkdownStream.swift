@@ -1009,9 +1009,13 @@ final class StreamEngine: @unchecked Sendable {
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         var ascii = true
-        for b in bytes {
-            if !PlainText.isPlainByte(b) { return false }
+        for (k, b) in bytes.enumerated() {
             if b >= 0x80 { ascii = false }
+            if PlainText.isPlainByte(b) { continue }
+            // An `_` between letters or digits (`tensor_package`) neither
+            // opens nor closes emphasis.
+            guard b == UInt8(ascii: "_"), k + 1 < bytes.count, StreamEngine.isASCIIAlphanumeric(bytes[k + 1]),
+                  StreamEngine.isASCIIAlphanumeric(k > 0 ? bytes[k - 1] : storage.source.last ?? 0x20) else { return false }
         }
         if !ascii && !Normalizer.isClean(bytes) { return false }
         let sourceCount = storage.source.count
@@ -1065,12 +1069,20 @@ final class StreamEngine: @unchecked Sendable {
         }
         // Where the word the new bytes extend starts (-1: not looked for).
         var wordStart = -1
-        // A delimiter run, escape or math/code delimiter at the end could
-        // read the next byte; a leading space or tab reads the same as the
-        // end of the content did.
+        // A delimiter run, escape or math delimiter at the end reads the
+        // next byte (a leading space or tab reads the same as the end of
+        // the content did). A run shown as literal text stays literal with
+        // plain bytes after it: they can only let it open (there is no
+        // closer after it) or keep it from closing. A backslash escapes the
+        // punctuation after it. A backtick run matches by its length only.
         let lastByte = storage.source[sourceCount - 1]
         if !isSpaceOrTab(bytes[0]) && (lastByte == UInt8(ascii: "*") || lastByte == UInt8(ascii: "_") || lastByte == UInt8(ascii: "~")
-            || lastByte == UInt8(ascii: "\\") || lastByte == UInt8(ascii: "$") || lastByte == UInt8(ascii: "`")) { return false }
+            || lastByte == UInt8(ascii: "\\") || lastByte == UInt8(ascii: "$")) {
+            if lastByte == UInt8(ascii: "\\") && bytes[0] < 0x80 && !StreamEngine.isASCIIAlphanumeric(bytes[0]) { return false }
+            var run = sourceCount - 1
+            while run > lineContentStart && storage.source[run - 1] == lastByte { run -= 1 }
+            guard extend, last.a.start <= run else { return false }
+        }
         if options.contains(.autolink) {
             // The word being extended must not be (the start of) a URL. When
             // the last append was this path's, the word before the new bytes
@@ -1232,6 +1244,11 @@ final class StreamEngine: @unchecked Sendable {
         while w > old && !isSpaceOrTab(storage.source[w - 1]) { w -= 1 }
         if w > old { wordScanStart = w }
         wordScanEnd = new
+    }
+
+    @inline(__always)
+    private static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
     }
 
     /// `appendPlainTextAgain` for printable ASCII, checked here without
@@ -1807,6 +1824,9 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends the block parser took from a checkpoint for a new
     /// line (`appendNewBlockLine`), for the same kind of test.
     @exclusivity(unchecked) private(set) var newBlockPasses = 0
+    /// How many appends parsed the trailing paragraph's (or heading's)
+    /// inlines again (`emitTrailingParagraph`), for the same kind of test.
+    @exclusivity(unchecked) private(set) var paragraphPasses = 0
 
     /// Set by `appendTableRowLineFeed`: the source ends with the line feed of
     /// the trailing top-level table's last body row. Any other change clears it.
@@ -1983,6 +2003,7 @@ final class StreamEngine: @unchecked Sendable {
     /// Parses the trailing paragraph (or ATX heading) `p` again after its
     /// last line grew, or after a line was added (`newLine`), and emits it.
     private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool) -> Bool {
+        paragraphPasses &+= 1
         let newCount = storage.source.count
         // (Arrays move in and out by `take` and `swap`: no reference
         // counting.)
