@@ -616,6 +616,38 @@ import Testing
         #expect(stream.document == Document(parsing: text))
     }
 
+    /// A chunk that ends inside a UTF-8 sequence in a table row: the row
+    /// shows U+FFFD for the held bytes (in a cell of its own, or after the
+    /// cell's text), and the next chunk takes it back, its cell with it
+    /// when it was alone, before the whole character comes.
+    @Test func splitCharactersInTableCells() {
+        let docs = [
+            "| a | b |\n|---|---|\n| ✅ | — |\n| µs ❌ | x✅y |\n",
+            "| ✅ |\n|---|\n| ❌ |\n",
+            "| a | b |\n|---|---|\n| x | ✅",
+            "| 日本 | 語 |\n|---|---|\n| 中文 | 한국어 |\n",
+            "| a\\| ✅ | b |\n|---|---|\n| \\✅ | `✅` |\n",
+            "| a |\n|---|\n| b | ✅ | ❌ |\n",
+            "> | a |\n> |---|\n> | ✅ |\n",
+            "- | a |\n  |---|\n  | 😀 | 😀 |\n",
+            "| a | b |\n|---|---|\n| ✅|❌ |\n|✅ |\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        var stream = MarkdownStream()
+        stream.append("Intro.\n\n| Name | OK | Note |\n|---|---|---|\n")
+        let before = stream.engine.fullSnapshots
+        var text = "Intro.\n\n| Name | OK | Note |\n|---|---|---|\n"
+        for k in 1...20 {
+            // (1 snapshot; 41 when the row's placeholder took the exact way.)
+            let chunk = "| item\(k) | ✅ | — fine |\n"
+            let bytes = Array(chunk.utf8)
+            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
+            text += chunk
+        }
+        #expect(stream.engine.fullSnapshots - before <= 10, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: text))
+    }
+
     /// A table's delimiter row typed under its header: a line of the
     /// paragraph until it is a whole delimiter row with the header's cell
     /// count, then a table — and one that never gets there (fewer or more

@@ -318,7 +318,8 @@ final class StreamEngine: @unchecked Sendable {
         shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
         shown.append(contentsOf: StreamEngine.replacement)
         let ok = shown.withUnsafeBufferPointer {
-            appendPlainText($0) || appendToParagraphLine($0) || appendNewParagraphLine($0) || appendNewBlockLine($0)
+            appendPlainText($0) || appendToParagraphLine($0) || appendToTableRow($0) || appendNewParagraphLine($0)
+                || appendNewBlockLine($0)
         }
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
@@ -337,6 +338,33 @@ final class StreamEngine: @unchecked Sendable {
     /// the node before it ends there. Otherwise the exact path replaces it,
     /// as it replaces any pending bytes.
     private func removePlaceholder() -> Bool {
+        removePlaceholderInPlace() || removePlaceholderInRow()
+    }
+
+    /// `removePlaceholder` in the trailing table's last row, when the
+    /// placeholder is in its last cell (a cell of it alone goes with it):
+    /// the row's cells from the open one are split and emitted again.
+    private func removePlaceholderInRow() -> Bool {
+        let count = storage.source.count
+        let t = trailingTableNode
+        guard t > 0, t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table, count >= 4,
+              stableCount == count - 3, Int(trailingRow.end) == count, Int(storage.nodes[t].end) == count,
+              storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement) else { return false }
+        let row = Int(storage.nodes[t].lastChild)
+        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row),
+              Int(trailingRowOpenStart) <= count - 3 else { return false }
+        foldWordScan()
+        reclaim()
+        storage.source.removeLast(3)
+        if wordScanEnd > count - 3 { wordScanEnd = -1 }
+        emitRowTail(row: row, oldEnd: count, pipeless: false)
+        _ = trailingBlockChanged()
+        hotText = -1
+        publishedPending = false
+        return true
+    }
+
+    private func removePlaceholderInPlace() -> Bool {
         placeholderShown = false
         let count = storage.source.count
         guard count >= 4, stableCount == count - 3, storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement)
@@ -2192,6 +2220,17 @@ final class StreamEngine: @unchecked Sendable {
         let oldEnd = Int(trailingRow.end)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
+        emitRowTail(row: row, oldEnd: oldEnd, pipeless: !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\")))
+        return trailingBlockChanged()
+    }
+
+    /// After the trailing table's last row `row` changed from `oldEnd` to
+    /// the source's end: its cells from the first one whose range may have
+    /// moved are split and emitted again, and the row and its ancestors end
+    /// there. (`pipeless`: the bytes past `oldEnd` are new, with no pipe or
+    /// backslash; false when the row was cut.)
+    private func emitRowTail(row: Int, oldEnd: Int, pipeless: Bool) {
+        let t = trailingTableNode
         let newCount = storage.source.count
         trailingRow.end = Int32(newCount)
         emittingCells { nodes, inline, source in
@@ -2215,8 +2254,7 @@ final class StreamEngine: @unchecked Sendable {
                 trailingRowOpenStart = openStart
             } else {
                 let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
-                if trailingRowClosed < 0 && oldEnd > start && !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\"))
-                    && source[oldEnd - 1] != UInt8(ascii: "\\") {
+                if trailingRowClosed < 0 && oldEnd > start && pipeless && source[oldEnd - 1] != UInt8(ascii: "\\") {
                     // Every pipe is before the new bytes: the cells a pipe
                     // ends are the ones the row had.
                     first = min(endsAtPipe ? cells.count : cells.count - 1, trailingAlignments.count)
@@ -2245,7 +2283,6 @@ final class StreamEngine: @unchecked Sendable {
                 a = nodes[Int(a)].parent
             }
         }
-        return trailingBlockChanged()
     }
 
     /// Runs `body` with the document's nodes taken out of the storage, an
