@@ -648,6 +648,32 @@ import Testing
         #expect(stream.document == Document(parsing: text))
     }
 
+    /// Digits alone at the start of a line after a paragraph's (`2` of
+    /// `2. **Step**` in a chunk of its own): a line of the paragraph, lazy
+    /// or not, until a delimiter after them makes it a list item.
+    @Test func digitsAloneAfterAParagraphLine() {
+        let docs = [
+            "1. **a**\n2. **b**\n", "Para\n2\n", "Para\n23. x\n", "> q\n2\n> 3\n", "- a\n12345678901\n",
+            "[a]:\n2\n", "[a]:\n2\n\n[a]\n", "1. x\n2)\n", "Para\n1. x\n", "1. a\n\n2\n", "- a\n  2\n  3. b\n",
+            "Para\n2\n---\n", "Para\n  42\n====\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // The digit in a chunk of its own: no snapshot for it (21 for the
+        // 20 steps; 40 when the digit took one).
+        var stream = MarkdownStream()
+        var text = "Steps:\n\n1. **First**\n"
+        stream.append(text)
+        let before = stream.engine.fullSnapshots
+        for k in 2...21 {
+            for chunk in ["\(k)", ". **Step", " \(k)**", "\n"] {
+                stream.append(chunk)
+                text += chunk
+            }
+        }
+        #expect(stream.engine.fullSnapshots - before <= 30, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: text))
+    }
+
     /// A table's delimiter row typed under its header: a line of the
     /// paragraph until it is a whole delimiter row with the header's cell
     /// count, then a table — and one that never gets there (fewer or more

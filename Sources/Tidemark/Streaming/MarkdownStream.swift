@@ -2018,13 +2018,16 @@ final class StreamEngine: @unchecked Sendable {
         // the paragraph until it is a whole one (`pipeLineStaysParagraph`).
         let pipeLine = !decided && depth == 0 && ws <= 3 && last.pad == 0
             && text.withUnsafeBufferPointer { pipeLineStaysParagraph($0, ws, n, header: last) }
-        guard decided || pipeLine else { return false }
+        // Digits alone (`2` of `2. **Step**`) are a line of the paragraph
+        // until a delimiter follows them.
+        let digitLine = !decided && !pipeLine && text.withUnsafeBufferPointer { StreamEngine.digitsOnly($0, ws, n) }
+        guard decided || pipeLine || digitLine else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines.append(Line(start: lineStart + ws, end: newCount))
-        trailingParagraphUndecided = pipeLine
+        trailingParagraphUndecided = pipeLine || digitLine
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
     }
 
@@ -2327,6 +2330,8 @@ final class StreamEngine: @unchecked Sendable {
             trailingParagraphUndecided = false
             return true
         }
+        // (Digits alone start no block.)
+        if decidedScratch.withUnsafeBufferPointer({ StreamEngine.digitsOnly($0, 0, $0.count) }) { return true }
         // A line that starts like display math (`$$`, `\[`, `\\[`) is a
         // math block only once its closer ends it (or when the opener is
         // alone on it): a paragraph line so far stays one while no byte that
@@ -2426,6 +2431,14 @@ final class StreamEngine: @unchecked Sendable {
     /// bytes appended to it (without a line ending) can make it a thematic
     /// break, a setext underline, a table delimiter row, a list item, a
     /// heading, a fence, an HTML block, a math block or a definition.
+    /// Whether `s[start..<end]` is one or more ASCII digits and nothing
+    /// else: a line that starts no block (a list item needs its `.` or `)`).
+    static func digitsOnly(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        for i in start..<end where !isASCIIDigit(s[i]) { return false }
+        return true
+    }
+
     static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
         guard start < end else { return false }
         var other = false
