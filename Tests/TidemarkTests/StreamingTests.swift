@@ -236,6 +236,8 @@ import Testing
             "| a |\n|---|\n| 日本 |\n| 😀 |\n",
             "> | a |\n> |---|\n> | 1 |\n| 2 |\n",
             "- | a |\n  |---|\n  | 1 |\n| 2 |\n",
+            "| a |\n|---|\n| 1 |\n\n\n  \n| b |\n|---|\n| 2 |\n\nText\n",
+            "> | a |\n> |---|\n> | 1 |\n\n- | b |\n  |---|\n  | 2 |\n\n  x\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
         for d in docs {
@@ -613,6 +615,24 @@ import Testing
             text += chunk
         }
         #expect(stream.engine.paragraphPasses <= 20 * 9, "\(stream.engine.paragraphPasses) paragraph passes")
+        #expect(stream.document == Document(parsing: text))
+    }
+
+    /// The blank line after a table's last row, in a chunk of its own,
+    /// closes the table without a snapshot.
+    @Test func blankLineAfterATable() {
+        var stream = MarkdownStream()
+        var text = "Intro.\n\n"
+        stream.append(text)
+        let before = stream.engine.fullSnapshots
+        for k in 1...20 {
+            for chunk in ["| a | b |\n|---|---|\n", "| \(k) | x |\n", "| y | z |", "\n", "\n", "\n", "After \(k).\n", "\n"] {
+                stream.append(chunk)
+                text += chunk
+            }
+        }
+        // (60 snapshots; 100 when the blank lines took them.)
+        #expect(stream.engine.fullSnapshots - before <= 80, "\(stream.engine.fullSnapshots - before) snapshots")
         #expect(stream.document == Document(parsing: text))
     }
 

@@ -280,7 +280,7 @@ final class StreamEngine: @unchecked Sendable {
                     guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
                             || appendCodeLineFeed() || appendFenceOpenerLineFeed() || appendClosingFenceLineFeed()
                             || appendMathLineFeed() || appendBlankCodeLine()
-                            || appendTableRowLineFeed() || appendBlankLineFeed() else {
+                            || appendTableRowLineFeed() || appendBlankLineAfterTable() || appendBlankLineFeed() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -1876,6 +1876,21 @@ final class StreamEngine: @unchecked Sendable {
               Int(storage.nodes[row].end) == sourceCount else { return false }
         consumeLineFeed()
         afterTableRowLineFeed = true
+        return true
+    }
+
+    /// The line feed of a blank line after that row: it closes the table,
+    /// which ends where it did; only the root's end moves (and blank lines
+    /// after it take `appendBlankLineAfterSingleLineBlock`).
+    private func appendBlankLineAfterTable() -> Bool {
+        let t = trailingTableNode
+        let sourceCount = storage.source.count
+        guard afterTableRowLineFeed, t > 0, t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].parent == 0,
+              storage.source.last == 0x0A, stableCount == sourceCount, !publishedPending, !placeholderShown,
+              !lastTailIDs.isEmpty, Int(storage.nodes[t].end) == sourceCount - 1 else { return false }
+        consumeLineFeed()
+        trailingTableNode = 0
+        singleLineBlockFeedEnd = storage.source.count
         return true
     }
 
