@@ -1377,28 +1377,27 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         var drop = 0
-        if !decided, let (node, tip, _) = trailingFencedCode(), node == last,
-           fenceCharsStayContent(tip, storage.source[Int(lineStart)..<sourceCount], bytes) {
-            // Fence characters only, and no closing fence with them.
-        } else if !decided {
-            // Or, in a top-level fenced code block, a line of spaces so far
-            // (a code line, blank) and bytes that decide the line or are
-            // spaces too: with them it is no fence either. Spaces up to the
+        if !decided {
+            // Fence characters only (after the indentation), and no closing
+            // fence with them; or a line of spaces so far (a code line,
+            // blank) and bytes that decide the line or are spaces too: with
+            // them it is no fence either. Spaces up to the items' and the
             // fence's indentation are not content.
-            guard spaces, let (node, tip, need) = trailingFencedCode(), node == last,
-                  parser.blocks[Int(tip)].kind == .codeBlock else { return false }
+            guard let (node, tip, need) = trailingFencedCode(), node == last else { return false }
+            let stays = fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], bytes)
+            guard stays || (spaces && parser.blocks[Int(tip)].kind == .codeBlock) else { return false }
             var allSpaces = true
             for b in bytes where b != 0x20 { allSpaces = false; break }
-            guard allSpaces || StreamEngine.decidesCodeLine(bytes) else { return false }
+            guard stays || allSpaces || StreamEngine.decidesCodeLine(bytes) else { return false }
             // In list items, a line that is not blank needs the items'
             // indentation to stay in them.
             let spacesSoFar = sourceCount - Int(lineStart)
-            if need > 0 && !allSpaces {
+            if need > 0 && !allSpaces && spaces {
                 var lead = 0
                 while lead < bytes.count && bytes[lead] == 0x20 { lead += 1 }
                 guard spacesSoFar + lead >= need else { return false }
             }
-            let missing = need + Int(parser.blocks[Int(tip)].fenceOffset) - spacesSoFar
+            let missing = spaces ? need + Int(parser.blocks[Int(tip)].fenceOffset) - spacesSoFar : 0
             while drop < missing && drop < bytes.count && isSpaceOrTab(bytes[drop]) {
                 if bytes[drop] == 0x09 { return false }
                 drop += 1
@@ -1505,25 +1504,41 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Whether a line of the fenced code block `tip` that is `head` then
-    /// `tail` (from the line's start, without indentation) is one of its
-    /// content lines although `decidesCodeLine` does not decide it: fence
-    /// characters only, the other kind than the fence's, or the fence's
-    /// but fewer than its opener had (a closing fence needs at least as
-    /// many). Each append checks the line again with its new bytes.
-    private func fenceCharsStayContent(_ tip: Int32, _ head: some Collection<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `tail` (from the line's start) is one of its content lines although
+    /// `decidesCodeLine` does not decide it: spaces, at least the `need`
+    /// of the items around the block, then fence characters only — the
+    /// other kind than the fence's, or the fence's but fewer than its
+    /// opener had (a closing fence needs at least as many), or indented
+    /// more than 3 columns in the items. Each append checks the line again
+    /// with its new bytes.
+    private func fenceCharsStayContent(_ tip: Int32, need: Int, _ head: some Collection<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Bool {
         let blk = parser.blocks[Int(tip)]
         guard blk.kind == .codeBlock, blk.fenced else { return false }
-        guard let x = head.first ?? tail.first, x == UInt8(ascii: "`") || x == UInt8(ascii: "~") else { return false }
-        var n = 0
-        for b in head {
-            guard b == x else { return false }
-            n += 1
+        // Spaces (`lead`), then a run of one fence character (`n`).
+        var lead = 0, n = 0
+        var x: UInt8 = 0
+        for b in head { guard StreamEngine.fenceLineByte(b, &lead, &n, &x) else { return false } }
+        for b in tail { guard StreamEngine.fenceLineByte(b, &lead, &n, &x) else { return false } }
+        guard n > 0, lead >= need else { return false }
+        return x != blk.fenceChar || n < Int(blk.fenceLength) || lead - need > 3
+    }
+
+    /// One byte of `fenceCharsStayContent`'s line: a space before the run,
+    /// or the run's fence character.
+    @inline(__always)
+    private static func fenceLineByte(_ b: UInt8, _ lead: inout Int, _ n: inout Int, _ x: inout UInt8) -> Bool {
+        if n == 0 && b == 0x20 {
+            lead += 1
+            return true
         }
-        for b in tail {
-            guard b == x else { return false }
-            n += 1
+        if n == 0 {
+            guard b == UInt8(ascii: "`") || b == UInt8(ascii: "~") else { return false }
+            x = b
+        } else if b != x {
+            return false
         }
-        return x != blk.fenceChar || n < Int(blk.fenceLength)
+        n += 1
+        return true
     }
 
     /// Whether the bytes hold one that no closing fence holds (a line with
@@ -1542,13 +1557,13 @@ final class StreamEngine: @unchecked Sendable {
     /// consumes the line; the literal already ends with its line feed, so
     /// only the root's end moves.
     private func appendCodeLineFeed() -> Bool {
-        guard !publishedPending, !placeholderShown, let (last, tip, _) = trailingFencedCode() else { return false }
+        guard !publishedPending, !placeholderShown, let (last, tip, need) = trailingFencedCode() else { return false }
         let sourceCount = storage.source.count
         let code = storage.nodes[last]
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
               Int(code.start) < Int(lineStart),
               StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
-                || fenceCharsStayContent(tip, storage.source[Int(lineStart)..<sourceCount], UnsafeBufferPointer(start: nil, count: 0)),
+                || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], UnsafeBufferPointer(start: nil, count: 0)),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
         consumeLineFeed()
@@ -1714,7 +1729,7 @@ final class StreamEngine: @unchecked Sendable {
         for b in bytes where b != 0x20 { allSpaces = false; break }
         guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes)
                 || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock)
-                || fenceCharsStayContent(tip, EmptyCollection(), bytes) else { return false }
+                || fenceCharsStayContent(tip, need: need, EmptyCollection(), bytes) else { return false }
         // Up to the items' and the fence's indentation in spaces is not
         // content (a tab there is consumed by columns: the exact path). A
         // line that is not blank needs the items' to stay in them. An HTML
