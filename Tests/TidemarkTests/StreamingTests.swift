@@ -151,7 +151,9 @@ import Testing
         let tips = ["- a\n", "> a\n", "[^1]: a\n", "| a |\n|---|\n", "- a\n  - b\n", "1. a\n\n", "> [!NOTE]\n> a\n",
                     "a\n", "# h\n", "- a\n\n  b\n", "> - a\n", "    code\n", "[a]: /u\n", "[a]: /u\n\"t\"\n",
                     "-\n", "- \n", ">\n", "1.\n", "[^1]:\n", "- a\n-\n", "> [!NOTE]\n", "- [ ]\n", "- a\n  >\n",
-                    "```\ncode\n", "<!--\nx\n", "<div>\n", "$$\nx\n", "\\[\nx\n", "para\n\n"]
+                    "```\ncode\n", "<!--\nx\n", "<div>\n", "$$\nx\n", "\\[\nx\n", "para\n\n",
+                    "# h\n\n", "| a |\n|---|\n| b |\n\n", "```\nx\n```\n", "- ```\n  x\n  ```\n", "- a\n\n", "> a\n\n",
+                    "- a\n  ```\n  x\n  ```\n\n", "***\n"]
         var docs: [String] = []
         for tip in tips {
             for blank in ["  ", "    ", "\t", " \t  ", "      x\n"] { docs.append(tip + blank) }
