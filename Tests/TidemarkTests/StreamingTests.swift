@@ -712,6 +712,30 @@ import Testing
         #expect(stream.document == Document(parsing: text))
     }
 
+    /// A pipe in a paragraph's or heading's line is text: a table's header
+    /// row being typed (before its delimiter row) takes the plain path.
+    @Test func pipesInParagraphLines() {
+        let docs = [
+            "a | b | c\n", "| Option | Cons |\n|---|---|\n", "Para | x\n|---|---|\n", "> a | b\n", "# H | x\n",
+            "| a |\nb | c\n", "text\n| not | table |\n", "| a | b |\n| c | d |\n|---|---|\n", "a|b\n\\|c|\n",
+            "| `a|b` | c |\n|---|---|\n", "x | [l](/u|v) | y\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [2, 3, 4])
+        // (20 paragraph passes for 20 tables; 100 when a pipe sent them there.)
+        var stream = MarkdownStream()
+        var text = "Intro.\n\n"
+        stream.append(text)
+        let before = stream.engine.paragraphPasses
+        for k in 1...20 {
+            let chunk = "| Option | Cons | Notes \(k) |\n|---|---|---|\n| a | b | c |\n\n"
+            let bytes = Array(chunk.utf8)
+            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
+            text += chunk
+        }
+        #expect(stream.engine.paragraphPasses - before <= 40, "\(stream.engine.paragraphPasses - before) paragraph passes")
+        #expect(stream.document == Document(parsing: text))
+    }
+
     /// A table's delimiter row typed under its header: a line of the
     /// paragraph until it is a whole delimiter row with the header's cell
     /// count, then a table — and one that never gets there (fewer or more

@@ -1037,17 +1037,26 @@ final class StreamEngine: @unchecked Sendable {
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         var ascii = true
+        var pipe = false
         for (k, b) in bytes.enumerated() {
             if b >= 0x80 { ascii = false }
             if PlainText.isPlainByte(b) { continue }
+            // A pipe is text in a paragraph or heading (not in a cell).
+            if b == UInt8(ascii: "|") {
+                pipe = true
+                continue
+            }
             // An `_` between letters or digits (`tensor_package`) neither
             // opens nor closes emphasis.
             guard b == UInt8(ascii: "_"), k + 1 < bytes.count, StreamEngine.isASCIIAlphanumeric(bytes[k + 1]),
                   StreamEngine.isASCIIAlphanumeric(k > 0 ? bytes[k - 1] : storage.source.last ?? 0x20) else { return false }
         }
         if !ascii && !Normalizer.isClean(bytes) { return false }
+        if pipe && trailingParagraphNode <= 0 { return false }
         let sourceCount = storage.source.count
-        if wordCheckedEnd == sourceCount && hotText >= 0 { return appendPlainTextAgain(bytes, sourceCount) }
+        if wordCheckedEnd == sourceCount && hotText >= 0 {
+            return pipe && hotInCell ? false : appendPlainTextAgain(bytes, sourceCount)
+        }
         // The leaf (a paragraph, a heading or a table cell) and where the
         // content of its last line starts.
         let leaf: Int
