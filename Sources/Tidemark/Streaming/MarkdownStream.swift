@@ -2975,7 +2975,10 @@ final class StreamEngine: @unchecked Sendable {
             i += 1
         }
         var misses: Set<[UInt8]> = []
-        let first = BlockScan.find(UInt8(ascii: "["), source, Int(blk.start), blockEnd)
+        // (Code, HTML and math blocks and breaks have no inlines: their
+        // brackets look nothing up.)
+        let inert = blk.kind == .codeBlock || blk.kind == .htmlBlock || blk.kind == .mathBlock || blk.kind == .thematicBreak
+        let first = inert ? blockEnd : BlockScan.find(UInt8(ascii: "["), source, Int(blk.start), blockEnd)
         if first < blockEnd {
             guard parser.definitionsVersion == lastDefinitionsVersion,
                   let labels = StreamEngine.possibleLabels(source, first, blockEnd) else { return nil }
