@@ -215,6 +215,8 @@ import Testing
             "<?php\necho 1;\n?>\nx\n",
             "<custom-tag>\ntext\nmore text\n\npara\n",
             "- <div>\n  in item\nlazy\n",
+            "```\n\tfunc\n\t\treturn\n\t```\n```\n", "~~~go\n\tx\n\n\t\n~~~\n", "  ```\n\tx\n  ```\n", "- ```\n\tx\n",
+            "<div>\n\tx\n\t\n", "```\n\t```\n```\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
         for d in docs {
@@ -555,6 +557,25 @@ import Testing
         // The fence runs take the fast paths: a snapshot per example, not
         // per chunk of backticks (220 snapshots before they did).
         StreamingTests.expectExactAndFewSnapshots(docs, section: "\(fence)\nfoo\n``\n\(fence)\n\n", repeats: 20, below: 100)
+    }
+
+    /// Tab-indented lines in a fenced code block opened at the margin (Go,
+    /// Makefiles): a tab first indents the line four columns, so it cannot
+    /// be the closing fence, and it takes the code-line paths.
+    @Test func tabIndentedCodeLines() {
+        var stream = MarkdownStream()
+        var text = "Intro.\n\n```go\nfunc main() {\n"
+        stream.append(text)
+        let before = stream.engine.fullSnapshots
+        for k in 0..<20 {
+            for chunk in ["\t", "x := \(k)", "\n\t", "\tif x", " {\n", "\t}\n"] {
+                stream.append(chunk)
+                text += chunk
+            }
+        }
+        // (No snapshot; 80 when a line's first tab took one.)
+        #expect(stream.engine.fullSnapshots - before <= 10, "\(stream.engine.fullSnapshots - before) snapshots")
+        #expect(stream.document == Document(parsing: text))
     }
 
     /// Fenced code in list items, and the first lines after an opener:

@@ -1393,7 +1393,8 @@ final class StreamEngine: @unchecked Sendable {
             // them it is no fence either. Spaces up to the items' and the
             // fence's indentation are not content.
             guard let (node, tip, need) = trailingFencedCode(), node == last else { return false }
-            let stays = fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], bytes)
+            let stays = tabIndentedCodeLine(tip, need: need, first: storage.source[Int(lineStart)])
+                || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], bytes)
             guard stays || (spaces && parser.blocks[Int(tip)].kind == .codeBlock) else { return false }
             var allSpaces = true
             for b in bytes where b != 0x20 { allSpaces = false; break }
@@ -1556,6 +1557,16 @@ final class StreamEngine: @unchecked Sendable {
         bytes.contains { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: ">") }
     }
 
+    /// Whether a line of the top-level fenced code block `tip` (opened at
+    /// the margin) that starts with `first` is one of its lines whatever
+    /// follows: a tab there indents it four columns, and a closing fence is
+    /// indented three at most. (Its first column is content.)
+    @inline(__always)
+    private func tabIndentedCodeLine(_ tip: Int32, need: Int, first: UInt8) -> Bool {
+        first == 0x09 && need == 0 && parser.blocks[Int(tip)].kind == .codeBlock && parser.blocks[Int(tip)].fenced
+            && parser.blocks[Int(tip)].fenceOffset == 0
+    }
+
     /// Set by `appendCodeLineFeed`: the source ends with the line feed of a
     /// line of the trailing top-level fenced code block. Any other change
     /// clears it.
@@ -1572,6 +1583,7 @@ final class StreamEngine: @unchecked Sendable {
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
               Int(code.start) < Int(lineStart),
               StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
+                || tabIndentedCodeLine(tip, need: need, first: storage.source[Int(lineStart)])
                 || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], UnsafeBufferPointer(start: nil, count: 0)),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
@@ -1738,6 +1750,7 @@ final class StreamEngine: @unchecked Sendable {
         for b in bytes where b != 0x20 { allSpaces = false; break }
         guard Normalizer.isClean(bytes), StreamEngine.decidesCodeLine(bytes)
                 || (allSpaces && parser.blocks[Int(tip)].kind == .codeBlock)
+                || tabIndentedCodeLine(tip, need: need, first: bytes[0])
                 || fenceCharsStayContent(tip, need: need, EmptyCollection(), bytes) else { return false }
         // Up to the items' and the fence's indentation in spaces is not
         // content (a tab there is consumed by columns: the exact path). A
