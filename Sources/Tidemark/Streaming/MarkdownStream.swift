@@ -2305,6 +2305,17 @@ final class StreamEngine: @unchecked Sendable {
                 let (endsAtPipe, openStart) = BlockParser.splitRowTail(source, trailingRowOpenStart, newCount, into: &cells)
                 first = min(trailingRowClosed, trailingAlignments.count)
                 offset = trailingRowClosed
+                if first == offset && !cells.isEmpty && (endsAtPipe || cells.count >= 2) && newCount > oldEnd {
+                    // A pipe closed the open cell: when its range is the one
+                    // the row showed (nothing but spaces came before the
+                    // pipe), its nodes stay as they are.
+                    var cell = nodes[row].firstChild
+                    for _ in 0..<first where cell >= 0 { cell = nodes[Int(cell)].next }
+                    if cell >= 0 && nodes[Int(cell)].next < 0 && Int(nodes[Int(cell)].start) == cells[0].0
+                        && Int(nodes[Int(cell)].end) == cells[0].1 && cells[0].1 > cells[0].0 {
+                        first = min(first + 1, trailingAlignments.count)
+                    }
+                }
                 trailingRowClosed += endsAtPipe ? cells.count : cells.count - 1
                 trailingRowOpenStart = openStart
             } else {
