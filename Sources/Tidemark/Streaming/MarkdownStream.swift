@@ -200,6 +200,7 @@ final class StreamEngine: @unchecked Sendable {
         e.newLine = newLine
         e.blankPartialLine = blankPartialLine
         e.afterCodeLineFeed = afterCodeLineFeed
+        e.closingFenceShownEnd = closingFenceShownEnd
         e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
         e.wordCheckedEnd = wordCheckedEnd
@@ -1567,15 +1568,15 @@ final class StreamEngine: @unchecked Sendable {
             && parser.blocks[Int(tip)].fenceOffset == 0
     }
 
-    /// Set by `appendCodeLineFeed`: the source ends with the line feed of a
-    /// line of the trailing top-level fenced code block. Any other change
-    /// clears it.
+    /// Set by `appendCodeLineFeed` (and the opener's line feed): the source
+    /// ends with the line feed of a line of the trailing fenced code block
+    /// (see `trailingFencedCode`). Any other change clears it.
     @exclusivity(unchecked) private var afterCodeLineFeed = false
 
-    /// The line feed that ends a line of the trailing top-level fenced code
-    /// block, when that line is decided (not a closing fence): the parser
-    /// consumes the line; the literal already ends with its line feed, so
-    /// only the root's end moves.
+    /// The line feed that ends a line of the trailing fenced code block
+    /// (see `trailingFencedCode`), when that line is decided (not a closing
+    /// fence): the parser consumes the line; the literal already ends with
+    /// its line feed, so only the root's end moves.
     private func appendCodeLineFeed() -> Bool {
         guard !publishedPending, !placeholderShown, let (last, tip, need) = trailingFencedCode() else { return false }
         let sourceCount = storage.source.count
@@ -2489,11 +2490,6 @@ final class StreamEngine: @unchecked Sendable {
         return i < Int(line.end) && s[i] == UInt8(ascii: "[")
     }
 
-    /// Whether the block structure of a paragraph line whose content (after
-    /// container markers and indentation) starts at `start` is decided: no
-    /// bytes appended to it (without a line ending) can make it a thematic
-    /// break, a setext underline, a table delimiter row, a list item, a
-    /// heading, a fence, an HTML block, a math block or a definition.
     /// Whether `s[start..<end]` is one or more ASCII digits and nothing
     /// else: a line that starts no block (a list item needs its `.` or `)`).
     static func digitsOnly(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
@@ -2502,6 +2498,11 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// Whether the block structure of a paragraph line whose content (after
+    /// container markers and indentation) starts at `start` is decided: no
+    /// bytes appended to it (without a line ending) can make it a thematic
+    /// break, a setext underline, a table delimiter row, a list item, a
+    /// heading, a fence, an HTML block, a math block or a definition.
     static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
         guard start < end else { return false }
         var other = false
