@@ -563,19 +563,10 @@ import Testing
     /// Makefiles): a tab first indents the line four columns, so it cannot
     /// be the closing fence, and it takes the code-line paths.
     @Test func tabIndentedCodeLines() {
-        var stream = MarkdownStream()
-        var text = "Intro.\n\n```go\nfunc main() {\n"
-        stream.append(text)
-        let before = stream.engine.fullSnapshots
-        for k in 0..<20 {
-            for chunk in ["\t", "x := \(k)", "\n\t", "\tif x", " {\n", "\t}\n"] {
-                stream.append(chunk)
-                text += chunk
-            }
-        }
         // (No snapshot; 80 when a line's first tab took one.)
-        #expect(stream.engine.fullSnapshots - before <= 10, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: text))
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n```go\nfunc main() {\n", counter: \.fullSnapshots, atMost: 10) { k in
+            ["\t", "x := \(k)", "\n\t", "\tif x", " {\n", "\t}\n"]
+        }
     }
 
     /// Fenced code in list items, and the first lines after an opener:
@@ -613,18 +604,9 @@ import Testing
             repeats: 20, below: 200)
         // Fence characters that cannot close the block, on lines of code in
         // an item: no snapshot (100 when they took the exact way).
-        var stream = MarkdownStream()
-        var text = "- ```\n"
-        stream.append(text)
-        let before = stream.engine.fullSnapshots
-        for _ in 0..<20 {
-            for chunk in ["  ", "``", "\n", "  ~", "~~~", "\n"] {
-                stream.append(chunk)
-                text += chunk
-            }
+        StreamingTests.expectStaysFast(intro: "- ```\n", counter: \.fullSnapshots, atMost: 5) { _ in
+            ["  ", "``", "\n", "  ~", "~~~", "\n"]
         }
-        #expect(stream.engine.fullSnapshots - before <= 5, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: text))
     }
 
     /// Plain bytes after a delimiter run, a backslash or a math delimiter
@@ -645,34 +627,18 @@ import Testing
         // Words with `_` inside and after `**` or a backtick, in 4-byte
         // chunks: most appends take the plain path (142 paragraph passes;
         // 233 when a trailing run or an inner `_` sent them the other way).
-        var stream = MarkdownStream()
-        var text = ""
-        for k in 1...20 {
-            let chunk = "Call `tensor_package_\(k)` with **snake_case_name** and *more_words* here.\n\n"
-            let bytes = Array(chunk.utf8)
-            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
-            text += chunk
+        StreamingTests.expectStaysFast(intro: "", counter: \.paragraphPasses, atMost: 20 * 9, bytesPerAppend: 4) { k in
+            ["Call `tensor_package_\(k)` with **snake_case_name** and *more_words* here.\n\n"]
         }
-        #expect(stream.engine.paragraphPasses <= 20 * 9, "\(stream.engine.paragraphPasses) paragraph passes")
-        #expect(stream.document == Document(parsing: text))
     }
 
     /// The blank line after a table's last row, in a chunk of its own,
     /// closes the table without a snapshot.
     @Test func blankLineAfterATable() {
-        var stream = MarkdownStream()
-        var text = "Intro.\n\n"
-        stream.append(text)
-        let before = stream.engine.fullSnapshots
-        for k in 1...20 {
-            for chunk in ["| a | b |\n|---|---|\n", "| \(k) | x |\n", "| y | z |", "\n", "\n", "\n", "After \(k).\n", "\n"] {
-                stream.append(chunk)
-                text += chunk
-            }
-        }
         // (60 snapshots; 100 when the blank lines took them.)
-        #expect(stream.engine.fullSnapshots - before <= 80, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: text))
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.fullSnapshots, atMost: 80) { k in
+            ["| a | b |\n|---|---|\n", "| \(k) | x |\n", "| y | z |", "\n", "\n", "\n", "After \(k).\n", "\n"]
+        }
     }
 
     /// A chunk that ends inside a UTF-8 sequence in a table row: the row
@@ -692,19 +658,11 @@ import Testing
             "| a | b |\n|---|---|\n| ✅|❌ |\n|✅ |\n",
         ]
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
-        var stream = MarkdownStream()
-        stream.append("Intro.\n\n| Name | OK | Note |\n|---|---|---|\n")
-        let before = stream.engine.fullSnapshots
-        var text = "Intro.\n\n| Name | OK | Note |\n|---|---|---|\n"
-        for k in 1...20 {
-            // (1 snapshot; 41 when the row's placeholder took the exact way.)
-            let chunk = "| item\(k) | ✅ | — fine |\n"
-            let bytes = Array(chunk.utf8)
-            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
-            text += chunk
+        // (1 snapshot; 41 when the row's placeholder took the exact way.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n| Name | OK | Note |\n|---|---|---|\n", counter: \.fullSnapshots,
+                                       atMost: 10, bytesPerAppend: 4) { k in
+            ["| item\(k) | ✅ | — fine |\n"]
         }
-        #expect(stream.engine.fullSnapshots - before <= 10, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: text))
     }
 
     /// Digits alone at the start of a line after a paragraph's (`2` of
@@ -719,18 +677,9 @@ import Testing
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
         // The digit in a chunk of its own: no snapshot for it (21 for the
         // 20 steps; 40 when the digit took one).
-        var stream = MarkdownStream()
-        var text = "Steps:\n\n1. **First**\n"
-        stream.append(text)
-        let before = stream.engine.fullSnapshots
-        for k in 2...21 {
-            for chunk in ["\(k)", ". **Step", " \(k)**", "\n"] {
-                stream.append(chunk)
-                text += chunk
-            }
+        StreamingTests.expectStaysFast(intro: "Steps:\n\n1. **First**\n", counter: \.fullSnapshots, atMost: 30) { k in
+            ["\(k + 1)", ". **Step", " \(k + 1)**", "\n"]
         }
-        #expect(stream.engine.fullSnapshots - before <= 30, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: text))
     }
 
     /// A pipe in a paragraph's or heading's line is text: a table's header
@@ -743,18 +692,9 @@ import Testing
         ]
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [2, 3, 4])
         // (20 paragraph passes for 20 tables; 100 when a pipe sent them there.)
-        var stream = MarkdownStream()
-        var text = "Intro.\n\n"
-        stream.append(text)
-        let before = stream.engine.paragraphPasses
-        for k in 1...20 {
-            let chunk = "| Option | Cons | Notes \(k) |\n|---|---|---|\n| a | b | c |\n\n"
-            let bytes = Array(chunk.utf8)
-            for i in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[i..<min(i + 4, bytes.count)]) }
-            text += chunk
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.paragraphPasses, atMost: 40, bytesPerAppend: 4) { k in
+            ["| Option | Cons | Notes \(k) |\n|---|---|---|\n| a | b | c |\n\n"]
         }
-        #expect(stream.engine.paragraphPasses - before <= 40, "\(stream.engine.paragraphPasses - before) paragraph passes")
-        #expect(stream.document == Document(parsing: text))
     }
 
     /// A table's delimiter row typed under its header: a line of the
@@ -847,6 +787,32 @@ import Testing
         }
         #expect(stream.engine.fullSnapshots - before < below, "\(stream.engine.fullSnapshots - before) snapshots")
         #expect(stream.document == Document(parsing: "Intro.\n\n" + String(repeating: section, count: repeats)))
+    }
+
+    /// Streams `intro`, then the chunks `chunks(k)` for k in 1...20 (each
+    /// in one append, or in appends of `bytesPerAppend` bytes): the
+    /// engine's `counter` (snapshots, paragraph passes…) grows by at most
+    /// `atMost`, and the document ends exact.
+    static func expectStaysFast(intro: String, counter: KeyPath<StreamEngine, Int>, atMost: Int, bytesPerAppend: Int? = nil,
+                                sourceLocation: Testing.SourceLocation = #_sourceLocation, chunks: (Int) -> [String]) {
+        var stream = MarkdownStream()
+        stream.append(intro)
+        var text = intro
+        let before = stream.engine[keyPath: counter]
+        for k in 1...20 {
+            for chunk in chunks(k) {
+                if let n = bytesPerAppend {
+                    let bytes = Array(chunk.utf8)
+                    for i in stride(from: 0, to: bytes.count, by: n) { stream.append(bytes: bytes[i..<min(i + n, bytes.count)]) }
+                } else {
+                    stream.append(chunk)
+                }
+                text += chunk
+            }
+        }
+        let grew = stream.engine[keyPath: counter] - before
+        #expect(grew <= atMost, "\(grew)", sourceLocation: sourceLocation)
+        #expect(stream.document == Document(parsing: text), sourceLocation: sourceLocation)
     }
 
     @Test func untouchedBlocksKeepTheirIDs() {
