@@ -347,12 +347,8 @@ final class StreamEngine: @unchecked Sendable {
     /// the row's cells from the open one are split and emitted again.
     private func removePlaceholderInRow() -> Bool {
         let count = storage.source.count
-        let t = trailingTableNode
-        guard t > 0, t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table, count >= 4,
-              stableCount == count - 3, Int(trailingRow.end) == count, Int(storage.nodes[t].end) == count,
-              storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement) else { return false }
-        let row = Int(storage.nodes[t].lastChild)
-        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row),
+        guard count >= 4, stableCount == count - 3, let row = trailingTableRow(endingAt: count),
+              storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement),
               Int(trailingRowOpenStart) <= count - 3 else { return false }
         foldWordScan()
         reclaim()
@@ -1421,12 +1417,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[drop...]))
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += UInt32(bytes.count - drop)
-        let newCount = UInt32(storage.source.count)
-        var p = Int32(last)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = newCount
-            p = storage.nodes[Int(p)].parent
-        }
+        endWithAncestors(last, at: storage.source.count)
         return trailingBlockChanged()
     }
 
@@ -1467,6 +1458,16 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard b == 0, n == 0 else { return nil }
         return (last, tip, need)
+    }
+
+    /// Node `node` and every block around it end at `end`.
+    @inline(__always)
+    private func endWithAncestors(_ node: Int, at end: Int) {
+        var p = Int32(node)
+        while p >= 0 {
+            storage.nodes[Int(p)].end = UInt32(end)
+            p = storage.nodes[Int(p)].parent
+        }
     }
 
     /// Makes the empty literal of the trailing code block `last` start at
@@ -1525,31 +1526,38 @@ final class StreamEngine: @unchecked Sendable {
     private func fenceCharsStayContent(_ tip: Int32, need: Int, _ head: some Collection<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Bool {
         let blk = parser.blocks[Int(tip)]
         guard blk.kind == .codeBlock, blk.fenced else { return false }
-        // Spaces (`lead`), then a run of one fence character (`n`).
-        var lead = 0, n = 0
-        var x: UInt8 = 0
-        for b in head { guard StreamEngine.fenceLineByte(b, &lead, &n, &x) else { return false } }
-        for b in tail { guard StreamEngine.fenceLineByte(b, &lead, &n, &x) else { return false } }
-        guard n > 0, lead >= need else { return false }
-        return x != blk.fenceChar || n < Int(blk.fenceLength) || lead - need > 3
+        var line = FenceLine()
+        guard line.scan(head), line.scan(tail), line.run > 0, !line.trailing, line.lead >= need else { return false }
+        return line.char != blk.fenceChar || line.run < Int(blk.fenceLength) || line.lead - need > 3
     }
 
-    /// One byte of `fenceCharsStayContent`'s line: a space before the run,
-    /// or the run's fence character.
-    @inline(__always)
-    private static func fenceLineByte(_ b: UInt8, _ lead: inout Int, _ n: inout Int, _ x: inout UInt8) -> Bool {
-        if n == 0 && b == 0x20 {
-            lead += 1
+    /// A line read as one that may be made of fence characters: `lead`
+    /// spaces, then a `run` of one fence character `char`, then spaces and
+    /// tabs (`trailing`). `scan` is false at any other byte.
+    struct FenceLine {
+        var lead = 0
+        var run = 0
+        var char: UInt8 = 0
+        var trailing = false
+
+        @inline(__always)
+        mutating func scan(_ bytes: some Sequence<UInt8>) -> Bool {
+            for b in bytes {
+                if run == 0 && b == 0x20 {
+                    lead += 1
+                } else if run == 0 && (b == UInt8(ascii: "`") || b == UInt8(ascii: "~")) {
+                    char = b
+                    run = 1
+                } else if run > 0 && !trailing && b == char {
+                    run += 1
+                } else if run > 0 && (b == 0x20 || b == 0x09) {
+                    trailing = true
+                } else {
+                    return false
+                }
+            }
             return true
         }
-        if n == 0 {
-            guard b == UInt8(ascii: "`") || b == UInt8(ascii: "~") else { return false }
-            x = b
-        } else if b != x {
-            return false
-        }
-        n += 1
-        return true
     }
 
     /// Whether the bytes hold one that no closing fence holds (a line with
@@ -1619,27 +1627,6 @@ final class StreamEngine: @unchecked Sendable {
     /// fence (-1: not). Any other change clears it.
     @exclusivity(unchecked) private var closingFenceShownEnd = -1
 
-    /// Scans `bytes` as more of a line that may be a closing fence of
-    /// `fence`: `lead` spaces, a `run` of the fence character, then spaces
-    /// and tabs (`phase` 0, 1, 2). False for any other byte.
-    @inline(__always)
-    private static func scanFenceLine(_ bytes: some Sequence<UInt8>, _ fence: UInt8,
-                                      _ phase: inout Int, _ lead: inout Int, _ run: inout Int) -> Bool {
-        for b in bytes {
-            if phase == 0 && b == 0x20 {
-                lead += 1
-            } else if phase <= 1 && b == fence {
-                phase = 1
-                run += 1
-            } else if phase >= 1 && (b == 0x20 || b == 0x09) {
-                phase = 2
-            } else {
-                return false
-            }
-        }
-        return true
-    }
-
     /// Bytes without a line ending that make the current line of the
     /// trailing fenced code block (at the top level or in list items) its
     /// closing fence: the line leaves the literal if it was shown as a line
@@ -1659,12 +1646,11 @@ final class StreamEngine: @unchecked Sendable {
         let code = storage.nodes[last]
         guard Int(code.start) < lineStart, lineStart <= sourceCount else { return false }
         // The line so far, then with the bytes.
-        var (phase, lead, run) = (0, 0, 0)
-        guard StreamEngine.scanFenceLine(storage.source[lineStart..<sourceCount], blk.fenceChar, &phase, &lead, &run)
-        else { return false }
-        let (oldPhase, oldLead, oldRun) = (phase, lead, run)
-        guard StreamEngine.scanFenceLine(bytes, blk.fenceChar, &phase, &lead, &run), phase >= 1, run >= Int(blk.fenceLength),
-              lead >= need, lead - need <= 3 else { return false }
+        var line = FenceLine()
+        guard line.scan(storage.source[lineStart..<sourceCount]) else { return false }
+        let old = line
+        guard line.scan(bytes), line.run >= Int(blk.fenceLength), line.char == blk.fenceChar,
+              line.lead >= need, line.lead - need <= 3 else { return false }
         // How the last update showed the line so far: not yet (empty), as
         // the closing fence, or as a line of the literal.
         var drop = 0
@@ -1673,9 +1659,9 @@ final class StreamEngine: @unchecked Sendable {
         } else if closingFenceShownEnd == sourceCount {
             guard Int(code.end) == sourceCount else { return false }
         } else {
-            guard Int(code.end) == sourceCount, oldPhase == 0 || (oldPhase == 1 && oldRun < Int(blk.fenceLength)),
+            guard Int(code.end) == sourceCount, !old.trailing, old.run < Int(blk.fenceLength),
                   code.a.isArena, code.a.end == storage.arena.count else { return false }
-            let strip = min(oldLead, need + Int(blk.fenceOffset))
+            let strip = min(old.lead, need + Int(blk.fenceOffset))
             drop = sourceCount - lineStart - strip + 1
             guard Int(code.a.length) >= drop, storage.arena[storage.arena.count - 1] == 0x0A,
                   storage.arena[(storage.arena.count - drop)..<(storage.arena.count - 1)]
@@ -1689,12 +1675,7 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[last].a.length -= UInt32(drop)
             if storage.nodes[last].a.length == 0 { storage.nodes[last].a = .empty }
         }
-        let newCount = UInt32(storage.source.count)
-        var p = Int32(last)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = newCount
-            p = storage.nodes[Int(p)].parent
-        }
+        endWithAncestors(last, at: storage.source.count)
         _ = trailingBlockChanged()
         closingFenceShownEnd = storage.source.count
         return true
@@ -1728,11 +1709,7 @@ final class StreamEngine: @unchecked Sendable {
         openLiteral(last)
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += 1
-        var p = Int32(last)
-        while p > 0 {
-            storage.nodes[Int(p)].end = UInt32(storage.source.count)
-            p = storage.nodes[Int(p)].parent
-        }
+        endWithAncestors(last, at: storage.source.count)
         consumeLineFeed()
         afterCodeLineFeed = true
         return true
@@ -1771,12 +1748,7 @@ final class StreamEngine: @unchecked Sendable {
         storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[strip...]))
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += UInt32(bytes.count - strip + 1)
-        let newCount = UInt32(storage.source.count)
-        var p = Int32(last)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = newCount
-            p = storage.nodes[Int(p)].parent
-        }
+        endWithAncestors(last, at: storage.source.count)
         return trailingBlockChanged()
     }
 
@@ -1904,14 +1876,9 @@ final class StreamEngine: @unchecked Sendable {
     /// root's end moves.
     private func appendTableRowLineFeed() -> Bool {
         guard trailingTableNode > 0, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty else { return false }
-        let t = trailingTableNode
         let sourceCount = storage.source.count
-        guard t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table, storage.nodes[t].parent == 0,
-              Int(storage.nodes[t].end) == sourceCount, Int(trailingRow.end) == sourceCount,
-              Int(trailingRow.start) < sourceCount else { return false }
-        let row = Int(storage.nodes[t].lastChild)
-        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row),
-              Int(storage.nodes[row].end) == sourceCount else { return false }
+        guard let row = trailingTableRow(endingAt: sourceCount), storage.nodes[trailingTableNode].parent == 0,
+              Int(trailingRow.start) < sourceCount, Int(storage.nodes[row].end) == sourceCount else { return false }
         consumeLineFeed()
         afterTableRowLineFeed = true
         return true
@@ -2265,19 +2232,26 @@ final class StreamEngine: @unchecked Sendable {
         guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
-        let t = trailingTableNode
-        let sourceCount = storage.source.count
-        guard t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table,
-              Int(storage.nodes[t].end) == sourceCount, Int(trailingRow.end) == sourceCount,
-              Normalizer.isClean(bytes) else { return false }
-        let row = Int(storage.nodes[t].lastChild)
-        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row) else { return false }
+        guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes) else { return false }
         reclaim()
         let oldEnd = Int(trailingRow.end)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         emitRowTail(row: row, oldEnd: oldEnd, pipeless: !bytes.contains(UInt8(ascii: "|")) && !bytes.contains(UInt8(ascii: "\\")))
         return trailingBlockChanged()
+    }
+
+    /// The node of the trailing table's last row, when the table (not
+    /// settled) and the row end at `end`, the source's end, and the row
+    /// follows the row before it as the last snapshot recorded them.
+    @inline(__always)
+    private func trailingTableRow(endingAt end: Int) -> Int? {
+        let t = trailingTableNode
+        guard t > 0, t < storage.nodes.count, t >= settledNodeCount, storage.nodes[t].kind == .table,
+              Int(storage.nodes[t].end) == end, Int(trailingRow.end) == end else { return nil }
+        let row = Int(storage.nodes[t].lastChild)
+        guard row > t, trailingPreviousRow > Int32(t), storage.nodes[Int(trailingPreviousRow)].next == Int32(row) else { return nil }
+        return row
     }
 
     /// After the trailing table's last row `row` changed from `oldEnd` to
