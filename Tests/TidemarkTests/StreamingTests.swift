@@ -876,4 +876,53 @@ import Testing
             }
         }
     }
+
+    /// The labels a settled block could look up (`possibleLabels`, which
+    /// skips eight bytes at a time) against a byte-by-byte reading of the
+    /// same rule, on generated text around every word boundary.
+    @Test func possibleLabelsSkipsOnlyBytesThatDoNotMatter() {
+        func reference(_ s: [UInt8]) -> Set<[UInt8]>? {
+            var labels: Set<[UInt8]> = []
+            var open = -1
+            var i = 0
+            while i < s.count {
+                let c = s[i]
+                if c == UInt8(ascii: "\\") {
+                    if open >= 0 && i + 1 < s.count && s[i + 1] == UInt8(ascii: "|") { return nil }
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "[") {
+                    open = i
+                } else if c == UInt8(ascii: "]") && open >= 0 {
+                    let label = s.withUnsafeBufferPointer { LinkScan.normalizeLabel($0, open + 1, i) }
+                    labels.insert(label)
+                    if i > open + 1 && s[open + 1] == UInt8(ascii: "^") {
+                        labels.insert(s.withUnsafeBufferPointer { LinkScan.normalizeLabel($0, open + 2, i) })
+                    }
+                    open = -1
+                } else if (c == 0x0A || c == 0x0D) && open >= 0 {
+                    return nil
+                }
+                i += 1
+            }
+            labels.remove([])
+            return labels
+        }
+        let pieces = ["[", "]", "\\", "|", "\n", "\r", "^", "a", "Foo", "   ", "[x]", "\\[", "\\|", "[^n]", "é"]
+        var rng = StreamingPropertyTests.Rng(state: 13)
+        var checked = 0
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<Int(rng.next() % 24) {
+                let filler = String(repeating: "w", count: Int(rng.next() % 11))
+                text += filler + pieces[Int(rng.next() % UInt64(pieces.count))]
+            }
+            let bytes = Array(text.utf8)
+            let got = bytes.withUnsafeBufferPointer { StreamEngine.possibleLabels($0, 0, $0.count) }
+            #expect(got == reference(bytes), "\(text.debugDescription)")
+            if got != nil && !(got!.isEmpty) { checked += 1 }
+        }
+        #expect(checked > 500)
+    }
 }

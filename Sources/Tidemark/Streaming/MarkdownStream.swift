@@ -2796,9 +2796,12 @@ final class StreamEngine: @unchecked Sendable {
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
         guard rebuildFrom != nil || (b >= 0 && !p.blocks[Int(b)].isOpen) else { return }
         var candidates = take(&candidatesScratch)
+        var adoptedMisses = take(&adoptedMissesScratch)
         defer {
             candidates.removeAll(keepingCapacity: true)
             candidatesScratch = candidates
+            adoptedMisses.removeAll(keepingCapacity: true)
+            adoptedMissesScratch = adoptedMisses
         }
         while b >= 0 {
             if p.blocks[Int(b)].isOpen { break }
@@ -2840,7 +2843,6 @@ final class StreamEngine: @unchecked Sendable {
         var adopted = 0
         var keepNodes = settledNodeCount
         var keepArena = settledArenaCount
-        var adoptedMisses: [Set<[UInt8]>] = []
         if rebuildFrom == nil && !publishedPending {
             for blk in candidates {
                 guard let (end, arenaEnd, misses) = adoptable(blk, at: keepNodes, source: source) else { break }
@@ -2928,6 +2930,7 @@ final class StreamEngine: @unchecked Sendable {
         swap(&nodes, &storage.nodes)
     }
     @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
+    @exclusivity(unchecked) private var adoptedMissesScratch: [Set<[UInt8]>] = []
     @exclusivity(unchecked) private var keepJustSettled = false
 
     /// Whether closed top-level block `b` is the block the last update
@@ -3003,7 +3006,24 @@ final class StreamEngine: @unchecked Sendable {
         var labels: Set<[UInt8]> = []
         var open = -1
         var i = start
+        // (Eight bytes at a time past bytes that matter to neither state:
+        // outside a pair only `\\` and `[` do.)
+        @inline(__always) func has(_ w: UInt64, _ b: UInt8) -> UInt64 {
+            let x = w ^ (UInt64(b) &* 0x0101_0101_0101_0101)
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+        }
+        let base = s.baseAddress
         while i < end {
+            if let base {
+                while i + 8 <= end {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    var hit = has(w, UInt8(ascii: "\\")) | has(w, UInt8(ascii: "["))
+                    if open >= 0 { hit |= has(w, UInt8(ascii: "]")) | has(w, 0x0A) | has(w, 0x0D) }
+                    if hit != 0 { break }
+                    i += 8
+                }
+                if i >= end { break }
+            }
             let c = s[i]
             if c == UInt8(ascii: "\\") {
                 if open >= 0 && i + 1 < end && s[i + 1] == UInt8(ascii: "|") { return nil }
