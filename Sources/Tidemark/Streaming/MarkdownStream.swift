@@ -945,20 +945,23 @@ final class StreamEngine: @unchecked Sendable {
     /// moves in the document.
     private func consumeLineFeed() {
         reclaim()
-        storage.source.append(0x0A)
-        stableCount = storage.source.count
-        storage.source.withUnsafeBufferPointer { source in
-            parser.s = source
-            parser.consumeLines(final: false)
-            parser.s = Bytes(start: nil, count: 0)
+        let p = parser
+        withStorage { st in
+            st.source.append(0x0A)
+            stableCount = st.source.count
+            st.source.withUnsafeBufferPointer { source in
+                p.s = source
+                p.consumeLines(final: false)
+                p.s = Bytes(start: nil, count: 0)
+            }
+            if st.lineStarts.count > syncedLineStarts { st.lineStarts.removeSubrange(syncedLineStarts...) }
+            // (Mostly one new line start: element by element, no slice.)
+            while st.lineStarts.count < p.lineStarts.count {
+                st.lineStarts.append(p.lineStarts[st.lineStarts.count])
+            }
+            syncedLineStarts = p.lineStarts.count
+            st.nodes[0].end = UInt32(st.source.count)
         }
-        if storage.lineStarts.count > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
-        // (Mostly one new line start: element by element, no slice.)
-        while storage.lineStarts.count < parser.lineStarts.count {
-            storage.lineStarts.append(parser.lineStarts[storage.lineStarts.count])
-        }
-        syncedLineStarts = parser.lineStarts.count
-        storage.nodes[0].end = UInt32(storage.source.count)
         _ = trailingBlockChanged()
     }
 
@@ -1222,7 +1225,6 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        storage.source.append(contentsOf: bytes)
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         var newTrimmed = newCount
@@ -1235,17 +1237,28 @@ final class StreamEngine: @unchecked Sendable {
         } else {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         }
-        // (One pass over the node store: the text, then the leaf's ends.)
-        storage.nodes.withUnsafeMutableBufferPointer { nodes in
-            if grows {
-                nodes[text].end = UInt32(newTrimmed)
-                nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            // (One pass over the node store: the text, then the leaf's ends.)
+            st.nodes.withUnsafeMutableBufferPointer { nodes in
+                if grows {
+                    nodes[text].end = UInt32(newTrimmed)
+                    nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
+                }
+                StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
             }
-            StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
         }
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
         return true
+    }
+
+    /// Runs `body` with the storage, which `self` keeps alive throughout:
+    /// without the retain and release a mutation through `storage` costs
+    /// (`body` must not replace `storage`).
+    @inline(__always)
+    private func withStorage<R>(_ body: (DocumentStorage) -> R) -> R {
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef(body)
     }
 
     /// Drops the source's bytes past `stableCount` (a pending tail shown by
@@ -1411,12 +1424,14 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        storage.source.append(contentsOf: bytes)
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            st.arena.removeLast()
+            st.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[drop...]))
+            st.arena.append(0x0A)
+            st.nodes[last].a.length += UInt32(bytes.count - drop)
+        }
         stableCount = storage.source.count
-        storage.arena.removeLast()
-        storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[drop...]))
-        storage.arena.append(0x0A)
-        storage.nodes[last].a.length += UInt32(bytes.count - drop)
         endWithAncestors(last, at: storage.source.count)
         return trailingBlockChanged()
     }
@@ -1463,10 +1478,14 @@ final class StreamEngine: @unchecked Sendable {
     /// Node `node` and every block around it end at `end`.
     @inline(__always)
     private func endWithAncestors(_ node: Int, at end: Int) {
-        var p = Int32(node)
-        while p >= 0 {
-            storage.nodes[Int(p)].end = UInt32(end)
-            p = storage.nodes[Int(p)].parent
+        withStorage { st in
+            st.nodes.withUnsafeMutableBufferPointer { nodes in
+                var p = Int32(node)
+                while p >= 0 {
+                    nodes[Int(p)].end = UInt32(end)
+                    p = nodes[Int(p)].parent
+                }
+            }
         }
     }
 
