@@ -1158,20 +1158,30 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        storage.source.append(contentsOf: bytes)
-        stableCount = storage.source.count
-        let newCount = storage.source.count
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
         var newTrimmed = newCount
-        while newTrimmed > trimmed && isSpaceOrTab(storage.source[newTrimmed - 1]) { newTrimmed -= 1 }
-        if extend {
-            storage.nodes[c].end = UInt32(newTrimmed)
-            storage.nodes[c].a.length = UInt32(newTrimmed - last.a.start)
-        } else if newTrimmed > trimmed {
-            var text = RawNode(kind: .text, start: trimmed, end: newTrimmed)
-            text.a = ByteRef.source(trimmed, newTrimmed)
-            _ = BlockParser.appendNode(text, parent: Int32(leaf), into: &storage.nodes)
+        while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
+        if newTrimmed == sourceCount { newTrimmed = trimmed }
+        if inCell {
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         }
-        setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            if extend {
+                st.nodes[c].end = UInt32(newTrimmed)
+                st.nodes[c].a.length = UInt32(newTrimmed - last.a.start)
+            } else if newTrimmed > trimmed {
+                var text = RawNode(kind: .text, start: trimmed, end: newTrimmed)
+                text.a = ByteRef.source(trimmed, newTrimmed)
+                _ = BlockParser.appendNode(text, parent: Int32(leaf), into: &st.nodes)
+            }
+            st.nodes.withUnsafeMutableBufferPointer { nodes in
+                StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
+            }
+        }
         _ = trailingBlockChanged()
         wordCheckedEnd = newCount
         if wordStart >= 0 {
