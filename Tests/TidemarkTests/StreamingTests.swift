@@ -877,6 +877,25 @@ import Testing
         }
     }
 
+    /// A setext underline typed under a paragraph (a nested list item's
+    /// marker before its content, `  -` then ` Sub`): the heading it makes
+    /// is shown without a snapshot and taken back when the next bytes make
+    /// the line something else.
+    @Test func setextUnderlinesTypedUnderParagraphs() {
+        let docs = [
+            "- a\n  -\n", "- a\n  - b\n", "- a\n  --\n  b\n", "Para\n-\n", "Para\n- x\n", "Para\n===\n", "Para\n= x\n",
+            "- a\n -\n", "- a\n      -\n", "[x]: /u\n-\n", "[x]: /u\nPara\n-\n", "| a |\n-\n", "> q\n-\n",
+            "1. a\n   -\n   b\n", "- a\n  - \t\n", "Para\n  -  -\n", "- a\nlazy\n  -\n", "Para  \n-\n", "*a\n-\n",
+            "Para\n- - -\n", "Para\n---x\n", "- a\n  - b\n    -\n", "Para\n   ==\n", "Para\n    -\n", "- a\n  -\n- b\n",
+            "Para\n-", "Para\n  =", "# H\n-\n", "- a\n\n  -\n", "Para\n-\n\nNext\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // (No snapshot for the 20 steps; 40 when the underline took one.)
+        StreamingTests.expectStaysFast(intro: "- Top\n", counter: \.fullSnapshots, atMost: 5) { k in
+            ["- Item \(k)\n", "  -", " Sub\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -203,6 +203,9 @@ final class StreamEngine: @unchecked Sendable {
         e.closingFenceShownEnd = closingFenceShownEnd
         e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
+        e.setextShown = setextShown
+        e.setextSaved = setextSaved
+        e.setextFlags = setextFlags
         e.wordCheckedEnd = wordCheckedEnd
         e.singleLineBlockFeedEnd = singleLineBlockFeedEnd
         e.wordScanEnd = wordScanEnd
@@ -242,6 +245,18 @@ final class StreamEngine: @unchecked Sendable {
             return lastUpdate
         }
         if finished { return lastUpdate }
+        if setextShown {
+            // The last chunk was a setext underline shown under the trailing
+            // paragraph: take it back and append it again with this chunk.
+            var combined = take(&combineScratch)
+            combined.removeAll(keepingCapacity: true)
+            combined.append(contentsOf: pending)
+            combined.append(contentsOf: bytes)
+            defer { combineScratch = combined }
+            retractSetextUnderline()
+            pending.removeAll(keepingCapacity: true)
+            return combined.withUnsafeBufferPointer { append($0) }
+        }
         if started && placeholderShown && !pending.isEmpty {
             // The last chunk ended inside a UTF-8 sequence and the plain
             // path showed U+FFFD for it: take the placeholder back and
@@ -260,7 +275,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         if started && pending.isEmpty {
             if !bytes.contains(0x0A) {
-                if appendFast(bytes) { return lastUpdate }
+                if appendFast(bytes, endsChunk: true) { return lastUpdate }
                 // A chunk that ends inside a UTF-8 sequence (CJK text in small
                 // chunks, nearly every time): its complete bytes and the U+FFFD
                 // the batch parser shows for the rest, through the plain path.
@@ -289,7 +304,7 @@ final class StreamEngine: @unchecked Sendable {
                 // The first bytes of the next line may take the blank-line,
                 // new-paragraph-line or new-code-line fast path (with a
                 // placeholder for a UTF-8 sequence they end inside).
-                if rest.isEmpty || appendFast(rest) { return lastUpdate }
+                if rest.isEmpty || appendFast(rest, endsChunk: true) { return lastUpdate }
                 let hold = Normalizer.incompleteSuffixLength(rest)
                 if hold > 0, let update = appendWithPlaceholder(rest, hold: hold) { return update }
                 return appendExactly(rest)
@@ -436,13 +451,129 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// (`endsChunk`: nothing of the chunk follows the bytes — no line feed
+    /// ends their line yet.)
     @inline(__always)
-    private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
         appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
                         || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToClosingFence(bytes)
-                        || appendFirstContent(bytes) || appendNewBlockLine(bytes)
+                        || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || appendNewBlockLine(bytes)
     }
+
+    /// A setext underline typed under the trailing paragraph: after the
+    /// line feed of its last line, a line of spaces (as many as its list
+    /// items need, and at most three more) and a run of `-` or `=`, then
+    /// spaces or tabs — a model's nested list item (`  -`, then ` Next`)
+    /// is one until its first content arrives. The paragraph is shown as
+    /// the heading the batch parser makes of it (its inlines unchanged;
+    /// it, its containers and the root end with the source), and the bytes
+    /// are held as pending, not given to the parser: the next append takes
+    /// the heading back (`retractSetextUnderline`) and appends them again
+    /// with its own bytes, which decide the line. Only at the end of a
+    /// chunk (a line feed in the same chunk goes the exact way).
+    private func appendSetextUnderline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterParagraphLineFeed, !setextShown, started, pending.isEmpty, !publishedPending, !placeholderShown,
+              lastFootnoteKeys.isEmpty, provisionalFrom == nil, !lastTailIDs.isEmpty, !bytes.isEmpty, bytes.count <= 64
+        else { return false }
+        let leaf = trailingParagraphNode
+        let sourceCount = storage.source.count
+        guard stableCount == sourceCount, leaf > 0, leaf >= settledNodeCount, leaf < storage.nodes.count,
+              storage.nodes[leaf].kind == .paragraph, let lastLine = trailingParagraphLines.last,
+              Int(lastLine.end) < sourceCount, storage.source[Int(lastLine.end)] == 0x0A else { return false }
+        // The line: spaces, one run of `-` or `=`, then spaces and tabs.
+        var spaces = 0
+        var run = 0
+        var char: UInt8 = 0
+        var after = false
+        @inline(__always) func scan(_ b: UInt8) -> Bool {
+            if b == 0x20 || b == 0x09 {
+                if run > 0 {
+                    after = true
+                } else {
+                    guard b == 0x20 else { return false }
+                    spaces += 1
+                }
+                return true
+            }
+            guard b == UInt8(ascii: "-") || b == UInt8(ascii: "="), !after, run == 0 || b == char else { return false }
+            char = b
+            run += 1
+            return true
+        }
+        for i in (Int(lastLine.end) + 1)..<sourceCount where !scan(storage.source[i]) { return false }
+        for b in bytes where !scan(b) { return false }
+        guard run > 0 else { return false }
+        // The paragraph: the parser's open tip, in lists and items only,
+        // whose content columns the line's spaces reach.
+        let p = parser
+        let blk = p.blocks[Int(p.tip)]
+        guard blk.kind == .paragraph, blk.isOpen, Int(blk.start) == Int(storage.nodes[leaf].start) else { return false }
+        var need = 0
+        var b = blk.parent
+        var n = storage.nodes[leaf].parent
+        while b > 0 {
+            let kind = p.blocks[Int(b)].kind
+            guard n > 0, kind == .item || kind == .list, storage.nodes[Int(n)].kind == kind else { return false }
+            if kind == .item { need += Int(p.blocks[Int(b)].markerOffset + p.blocks[Int(b)].padding) }
+            b = p.blocks[Int(b)].parent
+            n = storage.nodes[Int(n)].parent
+        }
+        guard b == 0, n == 0, spaces >= need, spaces - need <= 3 else { return false }
+        // Not a paragraph that may be definitions (the heading would be
+        // what is left of it), nor one with a pipe (a table's header row).
+        let source = storage.source
+        let definitionFirst = source.withUnsafeBufferPointer { s in
+            trailingParagraphLines.first.map { StreamEngine.mayStartDefinition(s, $0) } ?? true
+        }
+        guard !definitionFirst else { return false }
+        if options.contains(.table) {
+            for l in trailingParagraphLines where source[Int(l.start)..<Int(l.end)].contains(UInt8(ascii: "|")) { return false }
+        }
+        reclaim()
+        setextSaved.removeAll(keepingCapacity: true)
+        var a = Int32(leaf)
+        while a >= 0 {
+            setextSaved.append((Int(a), storage.nodes[Int(a)]))
+            a = storage.nodes[Int(a)].parent
+        }
+        setextFlags = (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine)
+        pending.append(contentsOf: bytes)
+        let newCount = sourceCount + bytes.count
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            st.nodes[leaf].kind = .heading
+            st.nodes[leaf].small = char == UInt8(ascii: "=") ? 1 : 2
+            st.nodes[leaf].flags = 1
+        }
+        endWithAncestors(leaf, at: newCount)
+        _ = trailingBlockChanged()
+        setextShown = true
+        publishedPending = true
+        return true
+    }
+
+    /// Takes back what `appendSetextUnderline` showed: the paragraph, the
+    /// ends and the state after its line feed; the underline's bytes stay
+    /// in `pending`. (The trailing block stays marked changed: the last
+    /// update showed the heading.)
+    private func retractSetextUnderline() {
+        reclaim()
+        withStorage { st in
+            if st.source.count > stableCount { st.source.removeSubrange(stableCount...) }
+            for (i, node) in setextSaved { st.nodes[i] = node }
+        }
+        (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = setextFlags
+        setextShown = false
+        publishedPending = false
+    }
+
+    /// Whether a setext underline is shown (`appendSetextUnderline`), the
+    /// nodes it changed (the paragraph's, its ancestors' and the root's,
+    /// as they were) and the flags of the line feed before it.
+    @exclusivity(unchecked) private var setextShown = false
+    @exclusivity(unchecked) private var setextSaved: [(Int, RawNode)] = []
+    @exclusivity(unchecked) private var setextFlags = (false, false, -1, false, false)
 
     /// The first bytes of a line — after a line feed, with nothing on the
     /// line but spaces and tabs so far — that start new blocks: a list item
@@ -966,6 +1097,9 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     private func appendExactly(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate {
+        // (The pending bytes of a setext underline shown are input: the
+        // snapshot takes them with these.)
+        if setextShown { retractSetextUnderline() }
         if started && pending.isEmpty && Normalizer.incompleteSuffixLength(bytes) == 0 && Normalizer.isClean(bytes) {
             // The common case: whole, clean bytes after the start — no copy
             // but into the source.
@@ -1016,6 +1150,9 @@ final class StreamEngine: @unchecked Sendable {
         if finished { return lastUpdate }
         appendEpoch &+= 1
         if !started { started = true }
+        // (A setext underline shown: the bytes it was made of stay pending,
+        // and the snapshot takes them as the input's last line.)
+        if setextShown { retractSetextUnderline() }
         let update = publish(finalInput: true)
         finished = true
         return update
