@@ -896,6 +896,28 @@ import Testing
         }
     }
 
+    /// Spaces starting the line after a blank line (the indentation of a
+    /// list item's next block) change only the root's end: no snapshot.
+    /// The provisional display keeps such a line too, however the text was
+    /// chunked.
+    @Test func spacesAfterABlankLine() {
+        let docs = ["1. a\n\n   b\n", "- a\n\n  ```\n  x\n  ```\n", "Para\n\n    code\n", "> q\n\n  x\n", "- a\n\n \t\n\n  b\n",
+                    "# H\n\n  x\n", "- a\n\n      code\n"]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        for d in docs {
+            let bytes = Array(d.utf8)
+            var stream = MarkdownStream()
+            for k in bytes.indices {
+                stream.append(bytes: bytes[k...k])
+                #expect(stream.provisionalDocument == Provisional.document(forTextSoFar: bytes[0...k]), "\(d.debugDescription) after \(k + 1)")
+            }
+        }
+        // (0 snapshots for the 20 steps; 20 when the spaces took one.)
+        StreamingTests.expectStaysFast(intro: "- **First**\n\n  Loose.\n", counter: \.fullSnapshots, atMost: 0) { k in
+            ["- **Step**\n", "\n", "  ", "Details.\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -1018,6 +1018,10 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphNode = 0
         trailingParagraphLines.removeAll(keepingCapacity: true)
         leafInlineNode = -1
+        // (Spaces and tabs on the next line then change only the root's
+        // end, as after a snapshot's blank partial line: an indented fence
+        // in a list item starts so after a blank line.)
+        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
         return true
     }
 

@@ -155,7 +155,12 @@ struct ProvisionalRepair {
             let before = end
             end = ProvisionalRepair.trailingMarkersEnd(s, end)
             let line = ProvisionalRepair.lineStart(s, end)
-            if line < end && ProvisionalRepair.isMarkerOnlyLine(s, line, end) { end = line }
+            // (A line of spaces and tabs only shows nothing and is kept: the
+            // display must not depend on whether the blocks before it
+            // settled, which differs between chunkings.)
+            if line < end && !ProvisionalRepair.isBlankRun(s, line, end) && ProvisionalRepair.isMarkerOnlyLine(s, line, end) {
+                end = line
+            }
             if end == before { return end }
         }
     }
@@ -221,6 +226,12 @@ struct ProvisionalRepair {
             i -= 1
         }
         return e
+    }
+
+    /// Whether `s[start..<end]` is only spaces and tabs.
+    static func isBlankRun(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+        for i in start..<end where !isSpaceOrTab(s[i]) { return false }
+        return true
     }
 
     /// Whether a partial last line is, so far, only the start of a block
