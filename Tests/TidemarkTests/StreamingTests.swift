@@ -918,6 +918,21 @@ import Testing
         }
     }
 
+    /// The bytes of a line after a snapshot that took its first ones (a
+    /// list item's marker after a paragraph's digit line, a fence that made
+    /// a list loose) go on through the new-block path: the snapshot leaves
+    /// what that path needs (`newLineAfterSnapshot`).
+    @Test func lineGoesOnAfterASnapshot() {
+        let docs = ["1. a\n2. **b** c\n", "- a\n\n  ```sh\n  x\n  ```\n", "> - a\n>   b\n> - c\n", "1. a\n2\n3. c\n",
+                    "- a\n  - b\n    - c d\n", "Para\n\n| a | b |\n| - | - |\n| c | d |\n", "- a\n\n  > q\n  > r\n"]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // (21 snapshots for the 20 steps, one per item marker; 41 when the
+        // chunk after the marker took one too.)
+        StreamingTests.expectStaysFast(intro: "1. **First**\n", counter: \.fullSnapshots, atMost: 25) { k in
+            ["\(k + 1)", ". ", "**Step", " \(k)** done\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -799,6 +799,51 @@ final class StreamEngine: @unchecked Sendable {
     }
     @exclusivity(unchecked) private var newLine = NewLine()
 
+    /// After a snapshot (before its rollback), what `appendNewBlockLine`
+    /// would have recorded had it applied the partial line: one new block
+    /// under a block open at the checkpoint, with the rest of the line's
+    /// blocks below it, and its node where the chain of last children
+    /// reaches its kind and start — its subtree ends the node store. So a
+    /// line whose first bytes took a snapshot (`2.` after a paragraph, a
+    /// fence that made a list loose) goes on without one. (`afterParagraph`
+    /// false: the pass closes the blocks as the end of the input does.)
+    private func newLineAfterSnapshot(_ p: BlockParser, _ cp: BlockCheckpoint, _ nodes: [RawNode], tops: [Int],
+                                      sourceCount: Int) -> NewLine? {
+        let firstNew = Int32(cp.blockCount)
+        let blockCount = p.blocks.count
+        guard blockCount > cp.blockCount, blockCount - cp.blockCount <= 16, cp.position < sourceCount,
+              Int(p.blocks[Int(firstNew)].start) >= cp.position else { return nil }
+        let attach = p.blocks[Int(firstNew)].parent
+        guard attach >= 0, attach < firstNew, p.checkpointChain.contains(attach) else { return nil }
+        for b in (firstNew + 1)..<Int32(blockCount) where p.blocks[Int(b)].parent < firstNew { return nil }
+        let kind = p.blocks[Int(firstNew)].kind
+        let start = Int(p.blocks[Int(firstNew)].start)
+        var parent: Int32 = 0
+        var node = nodes[0].lastChild
+        while node > 0 && !(nodes[Int(node)].kind == kind && Int(nodes[Int(node)].start) == start) {
+            parent = node
+            node = nodes[Int(node)].lastChild
+        }
+        guard node > 0, nodes[Int(parent)].kind == p.blocks[Int(attach)].kind,
+              parent == 0 ? attach == 0 : Int(nodes[Int(parent)].start) == Int(p.blocks[Int(attach)].start) else { return nil }
+        var before: Int32 = -1
+        if parent == 0 {
+            // (The top-level block before it: the tail's or the last settled one.)
+            guard tops.last == Int(node) else { return nil }
+            before = Int32(tops.count >= 2 ? tops[tops.count - 2] : (settledNodeStarts.last ?? -1))
+            guard before < 0 || nodes[Int(before)].next == node else { return nil }
+        } else {
+            var c = nodes[Int(parent)].firstChild
+            while c >= 0 && c != node {
+                before = c
+                c = nodes[Int(c)].next
+            }
+            guard c == node else { return nil }
+        }
+        return NewLine(active: true, lineStart: cp.position, baseline: Int(node), attach: parent, attachLastChild: before,
+                       end: sourceCount, afterParagraph: false)
+    }
+
     /// `appendNewBlockLine`'s check of what the parser did, and the new
     /// nodes. The parser has taken the partial line; it is rolled back after.
     private func applyNewBlockLine(_ p: BlockParser, _ cp: BlockCheckpoint, _ source: Bytes, lineStart: Int, end: Int,
@@ -3380,6 +3425,15 @@ final class StreamEngine: @unchecked Sendable {
             findTrailingLeaf(nodes)
             tailLogValid = provisional == nil && !definitionsAdded
             swap(&inline.arena, &arena)
+            // The partial line's new blocks as a new-block pass leaves them:
+            // the line's next bytes can take that path again.
+            if !finalInput && pending.isEmpty && provisional == nil && !definitionsAdded,
+               let line = newLineAfterSnapshot(p, cp, nodes, tops: tailTops, sourceCount: source.count) {
+                newLine = line
+                // (The log keeps what the passes leave alone: the nodes
+                // before the line's; a pass rewrites those after.)
+                tailLog.removeAll { Int($0.node) >= line.baseline }
+            }
 
             // Line starts: the parser's, including the partial line's.
             syncLineStarts(p, settled: cp.lineStartCount)
