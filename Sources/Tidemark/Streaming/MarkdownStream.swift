@@ -566,6 +566,13 @@ final class StreamEngine: @unchecked Sendable {
         (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = setextFlags
         setextShown = false
         publishedPending = false
+        // The trailing block is as it was before the heading was shown, but
+        // the last update showed the heading: its fingerprint must differ
+        // from the block's now however often fast paths flip it (they flip
+        // it to mark a change, and two flips cancel).
+        if let k = tailBlocks.indices.last, let from = lastLayout.tailStarts.last, from < storage.nodes.count {
+            tailBlocks[k].hash = StreamEngine.nodeHash(storage.nodes, from, storage.nodes.count) ^ 1
+        }
     }
 
     /// Whether a setext underline is shown (`appendSetextUnderline`), the

@@ -197,4 +197,19 @@ extension FuzzFindingsTests {
         // (The input's options: all but task lists.)
         FuzzFindingsTests.expectEverySplit(docs, options: ParseOptions(rawValue: 0xfb), thenChunks: [1, 3, 64])
     }
+
+    /// Found by the stream target on this session's setext transient
+    /// (`appendSetextUnderline`): `x`, then ` -` shown as a heading, then a
+    /// space (the heading taken back and shown again), then `b` (taken back
+    /// for good: a list). Fast paths mark the trailing block changed by
+    /// flipping its fingerprint, and the two takes had flipped it back: the
+    /// paragraph, as it was before the heading, was reported kept although
+    /// the last update showed the heading. The take-back now gives the
+    /// block a fingerprint no flip brings back to its own.
+    @Test func fuzz_stream_paragraphKeptAfterTheHeadingWasTakenBack() {
+        let docs = ["\u{FF}\n - b", "x\n - b", "x\n-  - b", "- a\n  - \n  - b\n", "Para\n--\n"]
+        for options in [ParseOptions(rawValue: 26), .default] {
+            FuzzFindingsTests.expectEverySplit(docs, options: options, thenChunks: [1, 2, 3], checkDiff: true)
+        }
+    }
 }
