@@ -673,11 +673,15 @@ import Testing
             "1. **a**\n2. **b**\n", "Para\n2\n", "Para\n23. x\n", "> q\n2\n> 3\n", "- a\n12345678901\n",
             "[a]:\n2\n", "[a]:\n2\n\n[a]\n", "1. x\n2)\n", "Para\n1. x\n", "1. a\n\n2\n", "- a\n  2\n  3. b\n",
             "Para\n2\n---\n", "Para\n  42\n====\n",
+            // (Taken back when a delimiter follows: `settleDigitLine`.)
+            "1. a\n10. b\n", "1. a\n2) b\n", "Para\n2.\n", "1. a\n2 apples\n", "- a\n  2. b\n", "1. a\n  2. b\n",
+            "> 1. a\n> 2. b\n", "1. a\n2\n\n3. b\n", "1. *a\n2. b*\n", "1. a &amp;\n2. b\n", "1. [x]\n2. y\n\n[x]: /u\n",
         ]
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
-        // The digit in a chunk of its own: no snapshot for it (21 for the
-        // 20 steps; 40 when the digit took one).
-        StreamingTests.expectStaysFast(intro: "Steps:\n\n1. **First**\n", counter: \.fullSnapshots, atMost: 30) { k in
+        // The digit in a chunk of its own, then the rest of the marker: no
+        // snapshot for either (2 for the 20 steps; 21 when the marker's
+        // delimiter took one, 40 when the digit took one too).
+        StreamingTests.expectStaysFast(intro: "Steps:\n\n1. **First**\n", counter: \.fullSnapshots, atMost: 5) { k in
             ["\(k + 1)", ". **Step", " \(k + 1)**", "\n"]
         }
     }

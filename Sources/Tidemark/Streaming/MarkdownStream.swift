@@ -204,6 +204,7 @@ final class StreamEngine: @unchecked Sendable {
         e.afterTableRowLineFeed = afterTableRowLineFeed
         e.placeholderShown = placeholderShown
         e.setextShown = setextShown
+        e.shownDigits = shownDigits
         e.setextSaved = setextSaved
         e.setextFlags = setextFlags
         e.wordCheckedEnd = wordCheckedEnd
@@ -245,6 +246,7 @@ final class StreamEngine: @unchecked Sendable {
             return lastUpdate
         }
         if finished { return lastUpdate }
+        if shownDigits.active, let update = settleDigitLine(bytes) { return update }
         if setextShown {
             // The last chunk was a setext underline shown under the trailing
             // paragraph: take it back and append it again with this chunk.
@@ -2264,13 +2266,115 @@ final class StreamEngine: @unchecked Sendable {
         // until a delimiter follows them.
         let digitLine = !decided && !pipeLine && text.withUnsafeBufferPointer { StreamEngine.digitsOnly($0, ws, n) }
         guard decided || pipeLine || digitLine else { return false }
+        // (A digit line's paragraph as it is now, to take the line back if
+        // a list marker's delimiter follows: a short paragraph only.)
+        let saveDigits = digitLine && storage.nodes.count - Int(p) <= 128 && sourceCount - Int(storage.nodes[Int(p)].start) <= 1024
+        if saveDigits { saveDigitLine(p, chunkStart: sourceCount, lineStart: lineStart + ws) }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines.append(Line(start: lineStart + ws, end: newCount))
         trailingParagraphUndecided = pipeLine || digitLine
-        return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
+        let shown = emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
+        if saveDigits {
+            shownDigits.active = true
+            shownDigits.end = storage.source.count
+        }
+        return shown
+    }
+
+    /// A line of digits alone shown as the trailing paragraph's last line
+    /// (`2` of `2. **Step**`), and the paragraph as it was before it: its
+    /// subtree (which ends the node store), its ancestors' ends, the arena
+    /// size, the paragraph's line count and the flags of the line feed
+    /// before. Valid while the source ends where the line did (`end`).
+    private struct DigitLine {
+        var active = false
+        var end = 0
+        var chunkStart = 0
+        var lineStart = 0
+        var paragraph = 0
+        var nodes: [RawNode] = []
+        var ends: [(Int, UInt32)] = []
+        var arena = 0
+        var lines = 0
+        var flags = (false, false, -1, false, false)
+    }
+    @exclusivity(unchecked) private var shownDigits = DigitLine()
+
+    private func saveDigitLine(_ p: Int32, chunkStart: Int, lineStart: Int) {
+        shownDigits.active = false
+        shownDigits.chunkStart = chunkStart
+        shownDigits.lineStart = lineStart
+        shownDigits.paragraph = Int(p)
+        shownDigits.nodes.removeAll(keepingCapacity: true)
+        shownDigits.nodes.append(contentsOf: storage.nodes[Int(p)...])
+        shownDigits.ends.removeAll(keepingCapacity: true)
+        var a = storage.nodes[Int(p)].parent
+        while a >= 0 {
+            shownDigits.ends.append((Int(a), storage.nodes[Int(a)].end))
+            a = storage.nodes[Int(a)].parent
+        }
+        shownDigits.arena = storage.arena.count
+        shownDigits.lines = trailingParagraphLines.count
+        shownDigits.flags = (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine)
+    }
+
+    /// The next append after a digit line was shown: when its bytes (to
+    /// their first line ending) keep the line a paragraph's — they decide
+    /// it, or it stays digits and ends — nothing is to do; otherwise (`.`,
+    /// `)`, more digits) the line is taken back, the paragraph restored as
+    /// it was, and the line's bytes are appended again with these, from
+    /// the line feed's state: a list item's marker takes the new-block
+    /// path instead of a snapshot. Nil: go on with `bytes`.
+    private func settleDigitLine(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate? {
+        shownDigits.active = false
+        let count = storage.source.count
+        guard shownDigits.end == count, stableCount == count, pending.isEmpty, !placeholderShown, !setextShown,
+              trailingParagraphNode == shownDigits.paragraph, let last = trailingParagraphLines.last,
+              Int(last.start) == shownDigits.lineStart, Int(last.end) == count,
+              trailingParagraphLines.count == shownDigits.lines + 1 else { return nil }
+        let cut = bytes.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+        var text = take(&decidedScratch)
+        text.removeAll(keepingCapacity: true)
+        text.append(contentsOf: storage.source[shownDigits.lineStart..<count])
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
+        let keep = text.withUnsafeBufferPointer {
+            StreamEngine.lineDecided($0, 0, $0.count) || (cut < bytes.count && StreamEngine.digitsOnly($0, 0, $0.count))
+        }
+        decidedScratch = text
+        if keep { return nil }
+        // Take the line back.
+        let p = shownDigits.paragraph
+        var combined = take(&combineScratch)
+        combined.removeAll(keepingCapacity: true)
+        combined.append(contentsOf: storage.source[shownDigits.chunkStart..<count])
+        combined.append(contentsOf: bytes)
+        defer { combineScratch = combined }
+        // (The spares' floors go below the cut first.)
+        stableCount = shownDigits.chunkStart
+        reclaim()
+        cutSourceToStable()
+        withStorage { st in
+            st.nodes.removeSubrange(p...)
+            st.nodes.append(contentsOf: shownDigits.nodes)
+            for (a, end) in shownDigits.ends { st.nodes[a].end = end }
+            if st.arena.count > shownDigits.arena { st.arena.removeSubrange(shownDigits.arena...) }
+        }
+        trailingParagraphLines.removeLast()
+        trailingParagraphUndecided = false
+        (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = shownDigits.flags
+        leafInlineNode = -1
+        leafEmitMark = EmitMark()
+        leafCleanMark = EmitMark()
+        hotText = -1
+        wordCheckedEnd = -1
+        // (The last update showed the line: see `retractSetextUnderline`.)
+        if let k = tailBlocks.indices.last, let from = lastLayout.tailStarts.last, from < storage.nodes.count {
+            tailBlocks[k].hash = StreamEngine.nodeHash(storage.nodes, from, storage.nodes.count) ^ 1
+        }
+        return combined.withUnsafeBufferPointer { append($0) }
     }
 
     /// Parses the trailing paragraph (or ATX heading) `p` again after its
