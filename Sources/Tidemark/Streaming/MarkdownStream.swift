@@ -475,7 +475,8 @@ final class StreamEngine: @unchecked Sendable {
     /// with its own bytes, which decide the line. Only at the end of a
     /// chunk (a line feed in the same chunk goes the exact way).
     private func appendSetextUnderline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterParagraphLineFeed, !setextShown, started, pending.isEmpty, !publishedPending, !placeholderShown,
+        guard afterParagraphLineFeed, let b0 = bytes.first, b0 == 0x20 || b0 == UInt8(ascii: "-") || b0 == UInt8(ascii: "="),
+              !setextShown, started, pending.isEmpty, !publishedPending, !placeholderShown,
               lastFootnoteKeys.isEmpty, provisionalFrom == nil, !lastTailIDs.isEmpty, !bytes.isEmpty, bytes.count <= 64
         else { return false }
         let leaf = trailingParagraphNode
