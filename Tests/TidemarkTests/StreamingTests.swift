@@ -937,6 +937,20 @@ import Testing
         }
     }
 
+    /// A line that turns its open list loose (a paragraph or fence in an
+    /// item after a blank line, an item after a blank line) takes the
+    /// new-block path: only the list's flag shows it.
+    @Test func listsTurningLoose() {
+        let docs = ["- a\n\n  b\n", "- a\n- b\n\n  ```\n  x\n  ```\n", "1. a\n\n   > q\n", "- a\n  - b\n\n    c\n",
+                    "- a\n\n- b\n", "> - a\n>\n>   b\n", "- a\n  - b\n\n  c\n", "1) a\n\n2) b\n", "- a\n\n  b\n- c\n"]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // (No snapshot for the 20 steps; 40 when the turn took one, and the
+        // chunk after it another.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.fullSnapshots, atMost: 0) { k in
+            ["Para \(k)\n\n", "- a\n", "\n", "  b\n", "\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -911,6 +911,7 @@ final class StreamEngine: @unchecked Sendable {
         // final now (closed below `attach`; above, only the end moves).
         var node: Int32 = 0
         var attachNode: Int32 = 0
+        var turned: [Int32] = []
         for k in chain.indices {
             let b = chain[k]
             if k > 0 {
@@ -923,7 +924,15 @@ final class StreamEngine: @unchecked Sendable {
             guard n.kind == blk.kind, Int(n.start) == Int(blk.start), k <= attachDepth || Int(n.end) == Int(blk.end)
             else { return false }
             switch blk.kind {
-            case .list: guard direct && k <= attachDepth || n.flags & 1 == (blk.tight ? 1 : 0) else { return false }
+            case .list:
+                if k <= attachDepth {
+                    // An open list the line turns loose (a fence or a
+                    // paragraph after a blank line in an item): only its
+                    // flag shows it. (The direct path's lists cannot turn.)
+                    if !direct && n.flags & 1 != (blk.tight ? 1 : 0) { turned.append(node) }
+                } else {
+                    guard n.flags & 1 == (blk.tight ? 1 : 0) else { return false }
+                }
             case .heading: guard n.small == UInt16(blk.level), n.flags & 1 == (blk.setext ? 1 : 0) else { return false }
             case .document, .item, .blockQuote, .alert, .footnoteDefinition, .paragraph: break
             default: return false
@@ -949,6 +958,8 @@ final class StreamEngine: @unchecked Sendable {
             nodes[a].lastChild = c
             if c >= 0 { nodes[Int(c)].next = -1 } else { nodes[a].firstChild = -1 }
         }
+        // (Every check passed: the lists the line turned loose show it.)
+        for t in turned { nodes[Int(t)].flags ^= 1 }
         newLine = NewLine(active: true, lineStart: lineStart, baseline: baseline, attach: attachNode,
                           attachLastChild: nodes[Int(attachNode)].lastChild, end: end, afterParagraph: afterParagraph)
         let first = nodes.count
