@@ -951,6 +951,20 @@ import Testing
         }
     }
 
+    /// Blank lines after a fenced code block closed in a list item (a
+    /// model's numbered steps with code) change only the root's end.
+    @Test func blankLinesAfterAFenceInAnItem() {
+        let docs = ["- a\n  ```\n  x\n  ```\n\n- b\n", "1. a\n   ```\n   x\n   ```\n\n\n2. b\n", "> ```\n> x\n> ```\n\n\nq\n",
+                    "- ```\n  x\n  ```\n\n  y\n", "```\nx\n```\n\n\n# h\n", "> - ```\n>   x\n>   ```\n\n> - b\n",
+                    "- a\n  ```\n  x\n  ```\n  \n \n- b\n"]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // (No snapshot for the 20 steps; 9 when the blank line went the
+        // exact way.)
+        StreamingTests.expectStaysFast(intro: "1. **First**\n", counter: \.fullSnapshots, atMost: 2) { k in
+            ["   ```sh\n", "   x\n", "   ```\n", "\n", "\(k + 1). **Next**\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -298,7 +298,8 @@ final class StreamEngine: @unchecked Sendable {
                     guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
                             || appendCodeLineFeed() || appendFenceOpenerLineFeed() || appendClosingFenceLineFeed()
                             || appendMathLineFeed() || appendBlankCodeLine()
-                            || appendTableRowLineFeed() || appendBlankLineAfterTable() || appendBlankLineFeed() else {
+                            || appendTableRowLineFeed() || appendBlankLineAfterTable() || appendBlankLineFeed()
+                            || appendBlankLineFeedAfterBlank() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
                     }
                     rest = UnsafeBufferPointer(rebasing: rest[(k + 1)...])
@@ -1931,6 +1932,29 @@ final class StreamEngine: @unchecked Sendable {
         assert(parser.blocks[Int(parser.tip)].kind != .codeBlock || !parser.blocks[Int(parser.tip)].isOpen,
                "a closing fence's line feed left the code block open")
         singleLineBlockFeedEnd = top ? storage.source.count : -1
+        // (In a list item: a blank line after it changes only the root's
+        // end too, `appendBlankLineFeedAfterBlank`.)
+        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
+        return true
+    }
+
+    /// The line feed of a blank line when the partial line is empty or
+    /// blank and a blank last line closes only what the end of the input
+    /// closes (`blankPartialLine`): the parser consumes it, and nothing but
+    /// the root's end moves (blank lines are in no block's range; whether
+    /// a list turns loose is decided by the block after them).
+    private func appendBlankLineFeedAfterBlank() -> Bool {
+        let sourceCount = storage.source.count
+        guard blankPartialLine, stableCount == sourceCount, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty
+        else { return false }
+        var lineStart = sourceCount
+        while lineStart > 0 && storage.source[lineStart - 1] != 0x0A {
+            guard isSpaceOrTab(storage.source[lineStart - 1]) else { return false }
+            lineStart -= 1
+        }
+        guard lineStart > 0 else { return false }
+        consumeLineFeed()
+        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
         return true
     }
 
