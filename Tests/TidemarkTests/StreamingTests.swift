@@ -965,6 +965,20 @@ import Testing
         }
     }
 
+    /// A display math opener's line feed, and the first content line of
+    /// the empty block after it, take the math paths: the TeX starts at
+    /// the arena's end with the first byte that is not a space.
+    @Test func displayMathOpenerAndFirstLine() {
+        let docs = ["$$\n\\frac{a}{b}\n$$\n", "$$  \n  x\n$$\n", "\\[\nx\n\\]\n", "\\\\[\nx\n\\\\]\n", "$$\n\n\nx\n$$\n",
+                    "$$\n \t\nx\n", "Para\n$$\nx\n$$\n", "- $$\n  x\n", "$$\n$$\n", "$$x$$\n$$\ny\n$$\n", "$$\n  $ x\n"]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3])
+        // (20 snapshots for the 20 steps, each block's closing line; 40
+        // when the opener's line feed took one too.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.fullSnapshots, atMost: 24) { k in
+            ["$$", "\n", "\\frac{\(k)}{2}", "\n$$\n\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

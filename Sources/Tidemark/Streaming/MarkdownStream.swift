@@ -297,7 +297,7 @@ final class StreamEngine: @unchecked Sendable {
                     }
                     guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
                             || appendCodeLineFeed() || appendFenceOpenerLineFeed() || appendClosingFenceLineFeed()
-                            || appendMathLineFeed() || appendBlankCodeLine()
+                            || appendMathLineFeed() || appendMathOpenerLineFeed() || appendBlankCodeLine()
                             || appendTableRowLineFeed() || appendBlankLineAfterTable() || appendBlankLineFeed()
                             || appendBlankLineFeedAfterBlank() else {
                         return appendExactly(UnsafeBufferPointer(rebasing: rest[k...]))
@@ -2021,8 +2021,10 @@ final class StreamEngine: @unchecked Sendable {
         let last = storage.nodes.count - 1
         guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown else { return nil }
         let math = storage.nodes[last]
-        guard math.kind == .mathBlock, math.parent == 0, math.a.isArena, math.a.end == storage.arena.count,
-              math.a.length > 0, let lineStart = storage.lineStarts.last, Int(math.start) < Int(lineStart) else { return nil }
+        // (An empty TeX — no content line yet — starts at the arena's end
+        // with the first one.)
+        guard math.kind == .mathBlock, math.parent == 0, math.a.length == 0 || (math.a.isArena && math.a.end == storage.arena.count),
+              let lineStart = storage.lineStarts.last, Int(math.start) < Int(lineStart) else { return nil }
         let tip = parser.tip
         let blk = parser.blocks[Int(tip)]
         guard blk.kind == .mathBlock, blk.fenced, blk.isOpen, blk.parent == 0, blk.htmlKind != 2, blk.fenceLength >= 0,
@@ -2079,7 +2081,14 @@ final class StreamEngine: @unchecked Sendable {
         var used = bytes.count
         while used > 0 && isSpaceOrTab(bytes[used - 1]) { used -= 1 }
         let blank = used == 0
-        if !blank {
+        // An empty TeX starts with the first byte that is not a space or
+        // tab, on this line (what came before it on the line is blank).
+        let empty = storage.nodes[last].a.length == 0
+        var lead = 0
+        if empty && !blank {
+            for k in lineStart..<sourceCount where !isSpaceOrTab(storage.source[k]) { return false }
+            while lead < used && isSpaceOrTab(bytes[lead]) { lead += 1 }
+        } else if !blank {
             while t > Int(storage.nodes[last].start) {
                 let b = storage.source[t - 1]
                 if b == 0x0D { return false }
@@ -2091,7 +2100,11 @@ final class StreamEngine: @unchecked Sendable {
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
-        if !blank {
+        if empty && !blank {
+            let at = storage.arena.count
+            storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lead..<used]))
+            storage.nodes[last].a = ByteRef.arena(at, storage.arena.count)
+        } else if !blank {
             storage.arena.append(contentsOf: storage.source[t..<sourceCount])
             storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<used]))
             storage.nodes[last].a.length += UInt32(sourceCount - t + used)
@@ -2100,6 +2113,38 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes[last].end = newCount
         storage.nodes[0].end = newCount
         return trailingBlockChanged()
+    }
+
+    /// The line feed that ends the line of a display math opener alone
+    /// (`$$`, `\[`), as the last update showed it: the block stays open
+    /// and empty, and ends where it did; only the root's end moves. The
+    /// next line then takes `appendToMathLine`.
+    private func appendMathOpenerLineFeed() -> Bool {
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0, storage.nodes[last].kind == .mathBlock, !publishedPending, !placeholderShown,
+              !lastTailIDs.isEmpty else { return false }
+        let sourceCount = storage.source.count
+        guard stableCount == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount else { return false }
+        let math = storage.nodes[last]
+        guard math.parent == 0, math.a.length == 0, Int(math.end) == sourceCount, Int(math.start) >= Int(lineStart) else { return false }
+        // (`$$` or `\[` alone, then spaces or tabs: the opener of a block.)
+        var k = Int(math.start)
+        let c0 = storage.source[k]
+        if c0 == UInt8(ascii: "$") {
+            guard k + 1 < sourceCount, storage.source[k + 1] == UInt8(ascii: "$") else { return false }
+            k += 2
+        } else {
+            guard c0 == UInt8(ascii: "\\"), k + 1 < sourceCount else { return false }
+            k += 1
+            if storage.source[k] == UInt8(ascii: "\\") { k += 1 }
+            guard k < sourceCount, storage.source[k] == UInt8(ascii: "[") else { return false }
+            k += 1
+        }
+        for i in k..<sourceCount where !isSpaceOrTab(storage.source[i]) { return false }
+        consumeLineFeed()
+        let tip = parser.blocks[Int(parser.tip)]
+        assert(tip.kind == .mathBlock && tip.isOpen && tip.start == Int32(math.start), "a math opener's line feed left no open math block")
+        return true
     }
 
     /// The line feed that ends a line of the trailing math block that is not
