@@ -512,18 +512,9 @@ final class StreamEngine: @unchecked Sendable {
         // whose content columns the line's spaces reach.
         let p = parser
         let blk = p.blocks[Int(p.tip)]
-        guard blk.kind == .paragraph, blk.isOpen, Int(blk.start) == Int(storage.nodes[leaf].start) else { return false }
-        var need = 0
-        var b = blk.parent
-        var n = storage.nodes[leaf].parent
-        while b > 0 {
-            let kind = p.blocks[Int(b)].kind
-            guard n > 0, kind == .item || kind == .list, storage.nodes[Int(n)].kind == kind else { return false }
-            if kind == .item { need += Int(p.blocks[Int(b)].markerOffset + p.blocks[Int(b)].padding) }
-            b = p.blocks[Int(b)].parent
-            n = storage.nodes[Int(n)].parent
-        }
-        guard b == 0, n == 0, spaces >= need, spaces - need <= 3 else { return false }
+        guard blk.kind == .paragraph, blk.isOpen, Int(blk.start) == Int(storage.nodes[leaf].start),
+              let need = itemIndentation(blk.parent, storage.nodes[leaf].parent), spaces >= need, spaces - need <= 3
+        else { return false }
         // Not a paragraph that may be definitions (the heading would be
         // what is left of it), nor one with a pipe (a table's header row).
         let source = storage.source
@@ -1366,16 +1357,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        let newCount = sourceCount + bytes.count
-        stableCount = newCount
-        var newTrimmed = newCount
-        while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
-        if newTrimmed == sourceCount { newTrimmed = trimmed }
-        if inCell {
-            trailingRow.end = Int32(newCount)
-        } else {
-            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        }
+        let (newCount, newTrimmed) = plainAppendEnds(bytes, at: sourceCount, trimmed: trimmed, inCell: inCell)
         withStorage { st in
             st.source.append(contentsOf: bytes)
             if extend {
@@ -1443,18 +1425,9 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         reclaim()
-        let newCount = sourceCount + bytes.count
-        stableCount = newCount
-        var newTrimmed = newCount
-        while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
-        // (Only spaces and tabs: the text ends where it did.)
-        if newTrimmed == sourceCount { newTrimmed = hotTrimmed }
-        let (text, leaf, inCell, grows) = (hotText, hotLeaf, hotInCell, newTrimmed > hotTrimmed)
-        if inCell {
-            trailingRow.end = Int32(newCount)
-        } else {
-            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        }
+        let (text, leaf, inCell) = (hotText, hotLeaf, hotInCell)
+        let (newCount, newTrimmed) = plainAppendEnds(bytes, at: sourceCount, trimmed: hotTrimmed, inCell: inCell)
+        let grows = newTrimmed > hotTrimmed
         withStorage { st in
             st.source.append(contentsOf: bytes)
             // (One pass over the node store: the text, then the leaf's ends.)
@@ -1469,6 +1442,26 @@ final class StreamEngine: @unchecked Sendable {
         hotTrimmed = newTrimmed
         wordCheckedEnd = newCount
         return true
+    }
+
+    /// Plain `bytes` appended at `sourceCount` to the trailing leaf's last
+    /// line (`inCell`: the row's): the source's new length, which that line
+    /// now ends at, and where the text ends — before the bytes' trailing
+    /// spaces and tabs (where it did, `trimmed`, when they are all such).
+    @inline(__always)
+    private func plainAppendEnds(_ bytes: UnsafeBufferPointer<UInt8>, at sourceCount: Int, trimmed: Int,
+                                 inCell: Bool) -> (count: Int, trimmed: Int) {
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
+        var newTrimmed = newCount
+        while newTrimmed > sourceCount && isSpaceOrTab(bytes[newTrimmed - sourceCount - 1]) { newTrimmed -= 1 }
+        if newTrimmed == sourceCount { newTrimmed = trimmed }
+        if inCell {
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        }
+        return (newCount, newTrimmed)
     }
 
     /// Runs `body` with the storage, which `self` keeps alive throughout:
@@ -1678,19 +1671,26 @@ final class StreamEngine: @unchecked Sendable {
               Int(blk.start) == Int(code.start) else { return nil }
         if blk.parent == 0 && code.parent == 0 { return (last, tip, 0) }
         // In list items: each item's content column, added up.
-        guard blk.kind == .codeBlock else { return nil }
+        guard blk.kind == .codeBlock, let need = itemIndentation(blk.parent, code.parent) else { return nil }
+        return (last, tip, need)
+    }
+
+    /// The columns of item indentation a line needs to stay in the lists
+    /// and items from block `b` (and its node `n`) up to the root — each
+    /// item's content column, added up; nil when another container is
+    /// among them or the nodes do not follow the blocks.
+    private func itemIndentation(_ block: Int32, _ node: Int32) -> Int? {
         var need = 0
-        var b = blk.parent
-        var n = code.parent
+        var b = block
+        var n = node
         while b > 0 {
-            let kind = parser.blocks[Int(b)].kind
-            guard n > 0, kind == .item || kind == .list, storage.nodes[Int(n)].kind == kind else { return nil }
-            if kind == .item { need += Int(parser.blocks[Int(b)].markerOffset + parser.blocks[Int(b)].padding) }
-            b = parser.blocks[Int(b)].parent
+            let blk = parser.blocks[Int(b)]
+            guard n > 0, blk.kind == .item || blk.kind == .list, storage.nodes[Int(n)].kind == blk.kind else { return nil }
+            if blk.kind == .item { need += Int(blk.markerOffset + blk.padding) }
+            b = blk.parent
             n = storage.nodes[Int(n)].parent
         }
-        guard b == 0, n == 0 else { return nil }
-        return (last, tip, need)
+        return b == 0 && n == 0 ? need : nil
     }
 
     /// Node `node` and every block around it end at `end`.
