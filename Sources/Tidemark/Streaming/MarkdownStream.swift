@@ -532,7 +532,7 @@ final class StreamEngine: @unchecked Sendable {
             setextSaved.append((Int(a), storage.nodes[Int(a)]))
             a = storage.nodes[Int(a)].parent
         }
-        setextFlags = (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine)
+        setextFlags = lineFeedFlags
         pending.append(contentsOf: bytes)
         let newCount = sourceCount + bytes.count
         withStorage { st in
@@ -558,16 +558,35 @@ final class StreamEngine: @unchecked Sendable {
             if st.source.count > stableCount { st.source.removeSubrange(stableCount...) }
             for (i, node) in setextSaved { st.nodes[i] = node }
         }
-        (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = setextFlags
+        lineFeedFlags = setextFlags
         setextShown = false
         publishedPending = false
-        // The trailing block is as it was before the heading was shown, but
-        // the last update showed the heading: its fingerprint must differ
-        // from the block's now however often fast paths flip it (they flip
-        // it to mark a change, and two flips cancel).
+        markTailChangedAfterTakeBack()
+    }
+
+    /// The flags a line feed's fast path leaves for the next bytes, saved
+    /// and restored together by the paths that show something and take it
+    /// back (`appendSetextUnderline`, `settleDigitLine`).
+    private var lineFeedFlags: (Bool, Bool, Int, Bool, Bool) {
+        get { (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) }
+        set { (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = newValue }
+    }
+
+    /// After a take-back: the trailing block is as it was before something
+    /// was shown over it, but the last update showed that. Its fingerprint
+    /// must differ from the block's now however often fast paths flip it
+    /// (they flip it to mark a change, and two flips cancel).
+    private func markTailChangedAfterTakeBack() {
         if let k = tailBlocks.indices.last, let from = lastLayout.tailStarts.last, from < storage.nodes.count {
             tailBlocks[k].hash = StreamEngine.nodeHash(storage.nodes, from, storage.nodes.count) ^ 1
         }
+    }
+
+    /// Whether the partial line, empty after a line feed, is one that a
+    /// blank line leaves showing nothing new but the root's end (see
+    /// `blankPartialLine`).
+    private func blankLineChangesOnlyTheRoot() -> Bool {
+        storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
     }
 
     /// Whether a setext underline is shown (`appendSetextUnderline`), the
@@ -1079,7 +1098,7 @@ final class StreamEngine: @unchecked Sendable {
         // (Spaces and tabs on the next line then change only the root's
         // end, as after a snapshot's blank partial line: an indented fence
         // in a list item starts so after a blank line.)
-        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
+        blankPartialLine = blankLineChangesOnlyTheRoot()
         return true
     }
 
@@ -1934,7 +1953,7 @@ final class StreamEngine: @unchecked Sendable {
         singleLineBlockFeedEnd = top ? storage.source.count : -1
         // (In a list item: a blank line after it changes only the root's
         // end too, `appendBlankLineFeedAfterBlank`.)
-        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
+        blankPartialLine = blankLineChangesOnlyTheRoot()
         return true
     }
 
@@ -1954,7 +1973,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard lineStart > 0 else { return false }
         consumeLineFeed()
-        blankPartialLine = storage.source.withUnsafeBufferPointer { isBlankPartialLine(parser, $0, from: $0.count) }
+        blankPartialLine = blankLineChangesOnlyTheRoot()
         return true
     }
 
@@ -2399,7 +2418,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         shownDigits.arena = storage.arena.count
         shownDigits.lines = trailingParagraphLines.count
-        shownDigits.flags = (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine)
+        shownDigits.flags = lineFeedFlags
     }
 
     /// The next append after a digit line was shown: when its bytes (to
@@ -2445,16 +2464,13 @@ final class StreamEngine: @unchecked Sendable {
         }
         trailingParagraphLines.removeLast()
         trailingParagraphUndecided = false
-        (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = shownDigits.flags
+        lineFeedFlags = shownDigits.flags
         leafInlineNode = -1
         leafEmitMark = EmitMark()
         leafCleanMark = EmitMark()
         hotText = -1
         wordCheckedEnd = -1
-        // (The last update showed the line: see `retractSetextUnderline`.)
-        if let k = tailBlocks.indices.last, let from = lastLayout.tailStarts.last, from < storage.nodes.count {
-            tailBlocks[k].hash = StreamEngine.nodeHash(storage.nodes, from, storage.nodes.count) ^ 1
-        }
+        markTailChangedAfterTakeBack()
         return combined.withUnsafeBufferPointer { append($0) }
     }
 
