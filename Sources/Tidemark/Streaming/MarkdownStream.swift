@@ -115,8 +115,13 @@ final class StreamEngine: @unchecked Sendable {
     /// unsettled tail; rebuild it from here on the next append.
     @exclusivity(unchecked) private var provisionalFrom: Int? = nil
 
-    // The previous snapshot's tail top-level blocks.
-    @exclusivity(unchecked) private var tailBlocks: [(start: Int, id: BlockID, hash: Int)] = []
+    // The previous snapshot's tail top-level blocks: where each starts, its
+    // id, its fingerprint as that snapshot took it, and whether an update
+    // since showed it changed (`stale`: a fast path's, or a take-back's).
+    // A stale block is reported changed by the next snapshot whatever its
+    // fingerprint: content can come back to what the snapshot took (a
+    // heading shown, then taken back) after an update showed other.
+    @exclusivity(unchecked) private var tailBlocks: [TailBlock] = []
     /// What the last snapshot emitted for its tail (see `emitTail`), and
     /// whether the next snapshot may reuse it.
     @exclusivity(unchecked) private var tailLog: [TailEntry] = []
@@ -126,7 +131,8 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var tailTopsScratch: [Int] = []
     @exclusivity(unchecked) private var tailIDsScratch: [BlockID] = []
     @exclusivity(unchecked) private var tailStartsScratch: [Int] = []
-    @exclusivity(unchecked) private var tailBlocksScratch: [(start: Int, id: BlockID, hash: Int)] = []
+    @exclusivity(unchecked) private var tailBlocksScratch: [TailBlock] = []
+    typealias TailBlock = (start: Int, id: BlockID, hash: Int, stale: Bool)
     @exclusivity(unchecked) private var changedScratch: [BlockID] = []
     @exclusivity(unchecked) private var insertedScratch: [BlockID] = []
     /// Whether the last layout's settled part showed provisional re-emissions.
@@ -573,13 +579,11 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// After a take-back: the trailing block is as it was before something
-    /// was shown over it, but the last update showed that. Its fingerprint
-    /// must differ from the block's now however often fast paths flip it
-    /// (they flip it to mark a change, and two flips cancel).
+    /// was shown over it, but the last update showed that, so the next
+    /// snapshot must report it changed even when its fingerprint is the
+    /// one that snapshot took.
     private func markTailChangedAfterTakeBack() {
-        if let k = tailBlocks.indices.last, let from = lastLayout.tailStarts.last, from < storage.nodes.count {
-            tailBlocks[k].hash = StreamEngine.nodeHash(storage.nodes, from, storage.nodes.count) ^ 1
-        }
+        if let k = tailBlocks.indices.last { tailBlocks[k].stale = true }
     }
 
     /// Whether the partial line, empty after a line feed, is one that a
@@ -2955,8 +2959,8 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// What every fast path reports: only the trailing top-level block
-    /// changed. Its stored fingerprint no longer describes it, so the next
-    /// full snapshot reports it as changed too.
+    /// changed. It is marked stale, so the next full snapshot reports it as
+    /// changed too.
     private func trailingBlockChanged() -> Bool {
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
@@ -2965,7 +2969,7 @@ final class StreamEngine: @unchecked Sendable {
         blankPartialLine = false
         foldWordScan()
         wordCheckedEnd = -1
-        if let k = tailBlocks.indices.last { tailBlocks[k].hash = ~tailBlocks[k].hash }
+        if let k = tailBlocks.indices.last { tailBlocks[k].stale = true }
         let id = lastTailIDs[lastTailIDs.count - 1]
         if diffEpoch == appendEpoch && !(lastDiffMode == 1 && lastSingleID == id) {
             // An earlier part of the same chunk set a diff of its own (a new
@@ -3865,7 +3869,7 @@ final class StreamEngine: @unchecked Sendable {
             let id: BlockID
             if old >= 0 {
                 id = tailBlocks[old].id
-                if tailBlocks[old].hash != h || to > dirtyFrom || previousHadPending || definitionsMoved
+                if tailBlocks[old].hash != h || tailBlocks[old].stale || to > dirtyFrom || previousHadPending || definitionsMoved
                     || (!renumbered.isEmpty && renumbered.contains(settledCount + k)) {
                     changed.append(id)
                 }
@@ -3876,7 +3880,7 @@ final class StreamEngine: @unchecked Sendable {
             }
             tailIDs.append(id)
             tailStarts.append(from)
-            newTail.append((start, id, h))
+            newTail.append((start, id, h, false))
         }
         for t in tailBlocks where !tailIDs.contains(t.id) && !justSettledContains(t.id) { removed.append(t.id) }
         swap(&tailBlocks, &newTail)
@@ -3950,8 +3954,10 @@ final class StreamEngine: @unchecked Sendable {
         guard layout.tailIDs.count == 1, layout.tailStarts[0] == from, layout.settledIDs.count == settledIDs.count,
               tailBlocks[0].start == Int(nodes[from].start), tailBlocks[0].id == layout.tailIDs[0] else { return false }
         let h = StreamEngine.nodeHash(nodes, from, nodes.count)
-        let changed = tailBlocks[0].hash != h || nodes.count > dirtyFrom || previousHadPending || definitionsMoved
+        let changed = tailBlocks[0].hash != h || tailBlocks[0].stale || nodes.count > dirtyFrom || previousHadPending
+            || definitionsMoved
         tailBlocks[0].hash = h
+        tailBlocks[0].stale = false
         lastDiffMode = changed ? 1 : 2
         lastSingleID = tailBlocks[0].id
         return true
@@ -3996,8 +4002,9 @@ final class StreamEngine: @unchecked Sendable {
                 var forced = false
                 if let j = justSettledIndex(id) {
                     let e = justSettled[j]
-                    before = provisionalShown[id] ?? tailBlocks.first { $0.id == id }?.hash ?? e.oldHash ?? before
-                    forced = e.forced || previousHadPending
+                    let tail = tailBlocks.first { $0.id == id }
+                    before = provisionalShown[id] ?? tail?.hash ?? e.oldHash ?? before
+                    forced = e.forced || previousHadPending || (provisionalShown[id] == nil && tail?.stale == true)
                 }
                 if before != h || forced || !settledMisses[k].isEmpty { changed.append(id) }
             }
