@@ -979,6 +979,37 @@ import Testing
         }
     }
 
+    /// URLs typed into a paragraph: an extended autolink grows with the
+    /// letters, digits, `-`, `/` and `.` after it (`appendToAutolink`) —
+    /// and one that must not (a `_` in its domain's last parts, a trailing
+    /// `.` or `)`, an entity at its end, a `www.` link, an e-mail address,
+    /// a link in a heading, a cell or a quote, a link that closes) stays
+    /// exact.
+    @Test func urlsTypedInParagraphs() {
+        let docs = [
+            "See https://github.com/metric/metric-rs/tree/main for it.\n",
+            "[docs](https://docs.rs/tokio-util/0.7/x) and more\n",
+            "a http://a.b_c.d.e and http://a.b.c_d and http://x_y.a.b\n",
+            "http://a.com. Next http://a.com/x.y.z/ then http://a..b\n",
+            "(http://a.com/x(y)z) http://a.com/x)y http://a.com/&amp;x &amp;\n",
+            "www.example.com/path and x@y.example.com and mailto:a@b.co\n",
+            "# Title https://a.com/b\n\n| h |\n|---|\n| https://a.com/b |\n",
+            "> quote https://a.com/b-c\n- item https://a.com/d\n",
+            "*em https://a.com/b* and ~~https://a.com/c~~ and `https://a.com/d`\n",
+            "https://a.com/b\n===\n\nhttps://a.com/c\n---\n",
+            "line one\nhttps://a.com/two-3/four\n",
+            "<https://a.com/b> https://a.com/b<c> http://a.com/b'c\"d\n",
+            "[x]: https://a.com/def\n[y]: https://a.com/def \"t\" https://a.com/b\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        // (71 paragraph passes for the 20 URLs, about 3.5 each: the chunk
+        // with `//`, the one that starts the link, the one with the space
+        // after it; 280 when every chunk of a URL took one.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.paragraphPasses, atMost: 80, bytesPerAppend: 4) { k in
+            ["See https://github.com/metric/metric-rs/tree/main\(k)/src/lib.rs for it.\n\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

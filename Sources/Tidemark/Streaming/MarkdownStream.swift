@@ -464,8 +464,8 @@ final class StreamEngine: @unchecked Sendable {
     /// ends their line yet.)
     @inline(__always)
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
-        appendPlainText(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes) || appendToTableRow(bytes)
-                        || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
+        appendPlainText(bytes) || appendToAutolink(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
+                        || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToClosingFence(bytes)
                         || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || appendNewBlockLine(bytes)
     }
@@ -1427,6 +1427,56 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var hotInCell = false
     @exclusivity(unchecked) private var hotLineStart = 0
     @exclusivity(unchecked) private var hotTrimmed = 0
+
+    /// Bytes that lengthen a URL being typed: an extended autolink with a
+    /// scheme (`https://…`; a `www.` link keeps its destination in the
+    /// arena) that ends the trailing paragraph's or heading's last line,
+    /// the last node of the store, and letters, digits, `-`, `/` and `.`
+    /// after it, not ending in `.`. The link then ends at the new end as in
+    /// a batch parse: it runs to a space or `<`; only trailing punctuation
+    /// (`.`, `)`, `;` after an entity name, …) is trimmed, and the last byte
+    /// is none of it; and its domain stays valid — no `_` is added, and a
+    /// `.` adds a part or ends the domain. No construct around it changes:
+    /// none of these bytes is a delimiter, and a link is never inside a
+    /// bracket still open (`extendedAutolink`). So the link, its text and
+    /// their ancestors grow. A `www.` link, an e-mail address (found when
+    /// text is emitted) and a link whose end was trimmed take the exact way.
+    private func appendToAutolink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard options.contains(.autolink), !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty,
+              lastFootnoteKeys.isEmpty, trailingParagraphNode > 0, bytes[bytes.count - 1] != UInt8(ascii: ".") else { return false }
+        for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "/")
+                                 || b == UInt8(ascii: ".")) {
+            return false
+        }
+        let p = trailingParagraphNode
+        let sourceCount = storage.source.count
+        let count = storage.nodes.count
+        guard p >= settledNodeCount, p < count - 2 else { return false }
+        let para = storage.nodes[p]
+        guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
+              let line = trailingParagraphLines.last, Int(line.end) == sourceCount,
+              Int(para.lastChild) == count - 2 else { return false }
+        let link = storage.nodes[count - 2], text = storage.nodes[count - 1]
+        guard link.kind == .link, link.flags == 5, !link.a.isArena, link.a.end == sourceCount, Int(link.end) == sourceCount,
+              link.firstChild == Int32(count - 1), link.lastChild == Int32(count - 1),
+              text.kind == .text, !text.a.isArena, text.a.end == sourceCount, Int(text.end) == sourceCount,
+              leafLineDecided(bytes) else { return false }
+        reclaim()
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
+        trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        let grown = UInt32(bytes.count)
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            st.nodes.withUnsafeMutableBufferPointer { nodes in
+                nodes[count - 2].a.length += grown
+                nodes[count - 1].a.length += grown
+                nodes[count - 1].end = UInt32(newCount)
+                StreamEngine.setEnds(nodes, leaf: count - 2, inCell: false, contentEnd: newCount, end: newCount)
+            }
+        }
+        return trailingBlockChanged()
+    }
 
     /// Plain bytes right after plain bytes (the common case, a model's
     /// answer word by word): every check of `appendPlainText` that the last
