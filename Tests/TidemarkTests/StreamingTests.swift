@@ -1010,6 +1010,26 @@ import Testing
         }
     }
 
+    /// A run of `*`, `_` or `~` typed after a space can only open: it is
+    /// literal text until a closer comes, and takes the plain path. A run
+    /// after text can close, and one at the start of a line can be a list
+    /// marker or a thematic break: those stay exact.
+    @Test func openingRunsAfterSpaces() {
+        let docs = [
+            "Use **bold** and *it* and _u_ and ~~s~~ here.\n", "a **b never closes\n", "foo* bar** baz_\n",
+            "* item\n- **x** y\n", "x\n* y\n", "x\n***\n", "x\n  **y** z\n", "a * b ** c\n", "a **b** **c**\n",
+            "| a **b** | c _d_ |\n|---|---|\n| e **f | g |\n", "# a **b** c\n", "foo __bar__ *foo *bar* x\n",
+            "**a **b** c**\n", "a\t**b**\t_c_\n", "x  \n **y**\n", "a ***b*** c **d* e*\n", "w ~x~ ~~~y~~~ z\n",
+            "- a *b\n  c* d\n", "> q **r\n> s** t\n", "a _b_c_ d_\n", "snake_case _x_\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        // (100 paragraph passes for the 20 lines, one per closer; 200 when
+        // every opener took one too.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.paragraphPasses, atMost: 120, bytesPerAppend: 4) { k in
+            ["Line \(k) has **bold words** and *an aside* then ~~struck~~ and _under_ text.\n\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

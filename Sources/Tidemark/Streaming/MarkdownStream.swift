@@ -1260,6 +1260,7 @@ final class StreamEngine: @unchecked Sendable {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         var ascii = true
         var pipe = false
+        var openerRun = false
         for (k, b) in bytes.enumerated() {
             if b >= 0x80 { ascii = false }
             if PlainText.isPlainByte(b) { continue }
@@ -1267,6 +1268,28 @@ final class StreamEngine: @unchecked Sendable {
             if b == UInt8(ascii: "|") {
                 pipe = true
                 continue
+            }
+            // A run of `*`, `_` or `~` after a space or tab (` **Bold`)
+            // can only open: a closer must not follow whitespace. No closer
+            // comes after it in this leaf yet, so it is literal text, as
+            // plain bytes after it leave it (see the run check below). A
+            // later closer takes the exact way, which parses it again.
+            // (Only after text on the line: at its start a run can be a
+            // list marker or a thematic break.)
+            if b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") {
+                if k > 0 && bytes[k - 1] == b { continue }
+                var before: UInt8 = 0x0A
+                if k > 0 {
+                    before = bytes[k - 1]
+                } else {
+                    var i = storage.source.count
+                    while i > 0 && storage.source[i - 1] == b { i -= 1 }
+                    if i > 0 { before = storage.source[i - 1] }
+                }
+                if isSpaceOrTab(before) {
+                    openerRun = true
+                    continue
+                }
             }
             // An `_` between letters or digits (`tensor_package`) neither
             // opens nor closes emphasis.
@@ -1311,6 +1334,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         var trimmed = sourceCount
         while trimmed > lineContentStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        if openerRun && trimmed == lineContentStart { return false }
         let c = Int(storage.nodes[leaf].lastChild)
         // (No local copy of the node array: it would force a copy on write.)
         guard c > leaf, c == storage.nodes.count - 1 || storage.nodes[c].firstChild >= 0,
