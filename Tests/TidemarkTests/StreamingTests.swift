@@ -1030,6 +1030,31 @@ import Testing
         }
     }
 
+    /// Backtick runs typed into paragraphs, cells and headings: runs pair
+    /// left to right by length, a run with no partner is literal, and
+    /// something else can take a backtick first (an escape, raw HTML, an
+    /// autolink, math, a link's destination, a URL) — after every append,
+    /// and from every split point.
+    @Test func backtickRunsTyped() {
+        let docs = [
+            "Tidemark's `math` extension and `b` c\n", "``a`b`` c `d` ``e\n", "`a``b` c ``d`` e `f\n", "x `a\ny` z `w\n",
+            "a \\`b` c\n", "<a title=\"`\">x` y\n", "<b>`c</b>` d\n", "$a`b$ c`\n", "[a](b`c) d`\n", "[a`b] c`\n",
+            "http://x.com/`a b` c\n", "www.x.com`y` z\n", "a@b.co`c` d\n", "| a `b | c` |\n|---|---|\n| `d | e` |\n",
+            "# H `x` y `z\n", "> q `a\n> b` c\n", "- i `a\n  b` c\n", "```\nx\n```\n", "`` ` `` a ` b\n", "a ` b `` c ` d\n",
+            "x ``` y ``` z\n", "**a `b** c`\n", "a `b\n\nc` d\n",
+            "<a title=\"`\"> `x` y\n", "\\` `x` y\n", "$a`b$ `x` y\n", "[a](b`c) `x` y\n", "http://a.com/`b `x` y\n",
+            "www.a.com/`b `x` y\n", "<http://a.com/`b> `x` y\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                let problem = StreamingTests.check(bytes, options: .default, chunks: [split, 4], checkDiff: true)
+                #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of 4: \(problem ?? "")")
+            }
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.
