@@ -3145,7 +3145,16 @@ final class StreamEngine: @unchecked Sendable {
     /// trailing blocks, new bytes and newly settled nodes); a full copy only
     /// when every spare is held too. So holding updates costs an append
     /// time proportional to the tail, not to the document.
+    @inline(__always)
     private func reclaim() {
+        // (The common case inline: no reader holds the storage, and there
+        // is no spare.)
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld()
+    }
+
+    @inline(never)
+    private func reclaimHeld() {
         if isKnownUniquelyReferenced(&storage) {
             if !spares.isEmpty { lowerSpareFloors() }
             return
