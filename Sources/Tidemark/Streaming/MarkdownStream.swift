@@ -155,15 +155,17 @@ final class StreamEngine: @unchecked Sendable {
     var lastTailIDs: [BlockID] { lastLayout.tailIDs }
 
     var lastUpdate: StreamUpdate {
-        let st = storage
-        // (The storage carries the layout and diff it is shown with; it is
-        // ours alone whenever they change, see `reclaim`.)
-        if st.streamLayout !== lastLayout { st.streamLayout = lastLayout }
-        if lastDiffMode == 0 && st.streamDiff !== lastDiff { st.streamDiff = lastDiff }
-        let layout = lastLayout
-        return StreamUpdate(storage: st, options: options, diffMode: lastDiffMode, single: lastSingleID,
-                            settledCount: lastFinal ? layout.settledIDs.count + layout.tailIDs.count : layout.settledIDs.count,
-                            isFinal: lastFinal)
+        @inline(__always) get {
+            let st = storage
+            // (The storage carries the layout and diff it is shown with; it
+            // is ours alone whenever they change, see `reclaim`.)
+            if st.streamLayout !== lastLayout { st.streamLayout = lastLayout }
+            if lastDiffMode == 0 && st.streamDiff !== lastDiff { st.streamDiff = lastDiff }
+            let layout = lastLayout
+            return StreamUpdate(storage: st, options: options, diffMode: lastDiffMode, single: lastSingleID,
+                                settledCount: lastFinal ? layout.settledIDs.count + layout.tailIDs.count : layout.settledIDs.count,
+                                isFinal: lastFinal)
+        }
     }
 
     init(options: ParseOptions) {
