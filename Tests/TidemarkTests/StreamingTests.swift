@@ -1055,6 +1055,26 @@ import Testing
         }
     }
 
+    /// An info string typed after a fence: letters, digits and `-_+.#/`
+    /// grow the empty block's info (`appendToFenceInfo`); a space, an
+    /// escape, an entity, a backtick after a backtick fence or content
+    /// after the line go the exact way.
+    @Test func fenceInfoTyped() {
+        let docs = [
+            "```rust\nfn main() {}\n```\n", "~~~objective-c\nx\n~~~\n", "```  c++ \nx\n```\n", "```py thon\n```\n",
+            "```a\\_b\n```\n", "```a&amp;b\n```\n", "```a`b\n```\n", "~~~a`b\n~~~\n", "- ```bash\n  ls\n  ```\n",
+            "1. x\n\n   ```shell-session\n   $ ls\n   ```\n", "> ```js\n> x\n", "```\n```rust\n", "````a.b/c#d\n````\n",
+            "Para\n```sh\nx\n```\n", "``\n", "```\t\tgo\n```\n", "```math\nx\n```\n", "~~~MaTh\nx\n", "```maths\nx\n",
+            "```ma-th\n", "- ```math\n  x\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        // (40 new-block passes for the 20 blocks: the chunks ```` `` ```` and
+        // ```` `t ````; 140 when each chunk of the info took one.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.newBlockPasses, atMost: 50, bytesPerAppend: 2) { k in
+            ["```typescript\nlet x = \(k)\n```\n\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

@@ -468,7 +468,8 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
         appendPlainText(bytes) || appendToAutolink(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToClosingFence(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToFenceInfo(bytes)
+                        || appendToClosingFence(bytes)
                         || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || appendNewBlockLine(bytes)
     }
 
@@ -1848,6 +1849,73 @@ final class StreamEngine: @unchecked Sendable {
         let newCount = UInt32(storage.source.count)
         storage.nodes[last].end = newCount
         storage.nodes[0].end = newCount
+        return trailingBlockChanged()
+    }
+
+    /// An info string typed after the fence that opened the trailing fenced
+    /// code block (at the top level or in list items), still empty: letters,
+    /// digits and `-_+.#/` (``` ```rust ```, `objective-c`, `c++`). The info
+    /// runs to the end of the line with its trailing spaces trimmed; these
+    /// bytes hold no space, and no backtick (which would end a backtick
+    /// fence), escape or entity, and follow no backslash, so the info is
+    /// the bytes after the fence
+    /// and its spaces, copied to the arena as the batch emission copies it
+    /// (info first, then the literal, empty here). The block and its
+    /// ancestors end at the source's end; the line feed then takes
+    /// `appendFenceOpenerLineFeed`. (Not when the info becomes `math`: that
+    /// makes the block a math block.)
+    private func appendToFenceInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty
+        else { return false }
+        for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+                                 || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "#")
+                                 || b == UInt8(ascii: "/")) {
+            return false
+        }
+        let last = storage.nodes.count - 1
+        let sourceCount = storage.source.count
+        guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
+              Int(lineStart) < sourceCount else { return false }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.flags & 1 == 1, code.a.length == 0, Int(code.end) == sourceCount,
+              Int(code.start) >= Int(lineStart) else { return false }
+        let arenaEnd = storage.arena.count
+        if code.b.length > 0 {
+            // (Its info so far ends the line and the arena.)
+            // (A backslash before them would escape the first.)
+            let end = storage.source[sourceCount - 1]
+            guard code.b.isArena, code.b.end == arenaEnd, end != 0x20, end != 0x09, end != UInt8(ascii: "\\") else { return false }
+        } else {
+            // The line from the block's start: the fence, then spaces or
+            // tabs only.
+            let x = storage.source[Int(code.start)]
+            guard x == UInt8(ascii: "`") || x == UInt8(ascii: "~") else { return false }
+            var k = Int(code.start)
+            while k < sourceCount && storage.source[k] == x { k += 1 }
+            guard k - Int(code.start) >= 3 else { return false }
+            while k < sourceCount && (storage.source[k] == 0x20 || storage.source[k] == 0x09) { k += 1 }
+            guard k == sourceCount else { return false }
+        }
+        if options.contains(.math) && Int(code.b.length) + bytes.count == 4 {
+            // (An info of `math` makes a math block.)
+            var word = Array(storage.arena[code.b.start..<code.b.end])
+            word.append(contentsOf: bytes)
+            if word.map({ $0 | 0x20 }) == Array("math".utf8) { return false }
+        }
+        reclaim()
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            st.arena.append(contentsOf: bytes)
+            if code.b.length > 0 {
+                st.nodes[last].b.length += UInt32(bytes.count)
+            } else {
+                st.nodes[last].b = ByteRef.arena(arenaEnd, arenaEnd + bytes.count)
+            }
+            st.nodes[last].a = ByteRef.arena(arenaEnd + bytes.count, arenaEnd + bytes.count)
+        }
+        endWithAncestors(last, at: newCount)
         return trailingBlockChanged()
     }
 
