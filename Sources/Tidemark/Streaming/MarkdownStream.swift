@@ -204,6 +204,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
+        e.undecidedMathLine = undecidedMathLine
         e.afterParagraphLineFeed = afterParagraphLineFeed
         e.newLine = newLine
         e.blankPartialLine = blankPartialLine
@@ -1577,6 +1578,7 @@ final class StreamEngine: @unchecked Sendable {
     /// them.
     private func cutSourceToStable() {
         foldWordScan()
+        undecidedMathLine = -1
         if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
         if wordScanEnd > stableCount { wordScanEnd = -1 }
     }
@@ -2931,6 +2933,12 @@ final class StreamEngine: @unchecked Sendable {
     private func leafLineDecided(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard trailingParagraphUndecided else { return true }
         guard let line = trailingParagraphLines.last else { return false }
+        if undecidedMathLine == Int(line.start) {
+            // (Known to start like display math: only a `$` or `]` can
+            // change that; see below.)
+            for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
+            return true
+        }
         decidedScratch.removeAll(keepingCapacity: true)
         decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
         decidedScratch.append(contentsOf: bytes)
@@ -2960,9 +2968,15 @@ final class StreamEngine: @unchecked Sendable {
                 || (c0 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "\\") && c2 == UInt8(ascii: "["))
         else { return false }
         for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
+        undecidedMathLine = start
         return true
     }
     @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
+    /// The start of the trailing paragraph's last line when `leafLineDecided`
+    /// found it starts like display math (-1: none): later appends need
+    /// not copy it again. Dropped when the paragraph is recorded again or
+    /// the source cut.
+    @exclusivity(unchecked) private var undecidedMathLine = -1
 
     /// Whether `line[start..<end]`, a line of the trailing top-level
     /// paragraph after its line `header`, is a line of that paragraph as it
@@ -2988,6 +3002,7 @@ final class StreamEngine: @unchecked Sendable {
     private func recordTrailingParagraph(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
         trailingParagraphNode = 0
         trailingParagraphUndecided = false
+        undecidedMathLine = -1
         trailingParagraphLines.removeAll(keepingCapacity: true)
         let tip = p.tip
         let blk = p.blocks[Int(tip)]
