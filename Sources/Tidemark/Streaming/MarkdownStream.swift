@@ -467,9 +467,14 @@ final class StreamEngine: @unchecked Sendable {
     /// ends their line yet.)
     @inline(__always)
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
-        appendPlainText(bytes) || appendToAutolink(bytes) || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
+        // (Two paths are tried only when they may apply, most appends
+        // skipping their calls: the URL path takes ASCII after a paragraph's
+        // text, the info path bytes after an empty fenced code block.)
+        appendPlainText(bytes) || (trailingParagraphNode > 0 && (bytes.first ?? 0x80) < 0x80 && appendToAutolink(bytes))
+                        || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
-                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes) || appendToFenceInfo(bytes)
+                        || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
+                        || (storage.nodes[storage.nodes.count - 1].kind == .codeBlock && appendToFenceInfo(bytes))
                         || appendToClosingFence(bytes)
                         || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || appendNewBlockLine(bytes)
     }
@@ -1470,12 +1475,13 @@ final class StreamEngine: @unchecked Sendable {
     /// their ancestors grow. A `www.` link, an e-mail address (found when
     /// text is emitted) and a link whose end was trimmed take the exact way.
     private func appendToAutolink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard options.contains(.autolink), !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty,
-              lastFootnoteKeys.isEmpty, trailingParagraphNode > 0, bytes[bytes.count - 1] != UInt8(ascii: ".") else { return false }
+        // (The bytes first: most appends that come this way fail there.)
+        guard !bytes.isEmpty, bytes.count <= 256, trailingParagraphNode > 0, bytes[bytes.count - 1] != UInt8(ascii: ".") else { return false }
         for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "/")
                                  || b == UInt8(ascii: ".")) {
             return false
         }
+        guard options.contains(.autolink), !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
         let p = trailingParagraphNode
         let sourceCount = storage.source.count
         let count = storage.nodes.count
@@ -1867,13 +1873,14 @@ final class StreamEngine: @unchecked Sendable {
     /// `appendFenceOpenerLineFeed`. (Not when the info becomes `math`: that
     /// makes the block a math block.)
     private func appendToFenceInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty
-        else { return false }
+        // (The bytes first: most appends that come this way fail there.)
+        guard !bytes.isEmpty, bytes.count <= 256 else { return false }
         for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
                                  || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "#")
                                  || b == UInt8(ascii: "/")) {
             return false
         }
+        guard !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty else { return false }
         let last = storage.nodes.count - 1
         let sourceCount = storage.source.count
         guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
