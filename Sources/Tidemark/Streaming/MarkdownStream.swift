@@ -1861,17 +1861,16 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// An info string typed after the fence that opened the trailing fenced
-    /// code block (at the top level or in list items), still empty: letters,
-    /// digits and `-_+.#/` (``` ```rust ```, `objective-c`, `c++`). The info
-    /// runs to the end of the line with its trailing spaces trimmed; these
-    /// bytes hold no space, and no backtick (which would end a backtick
-    /// fence), escape or entity, and follow no backslash, so the info is
-    /// the bytes after the fence
-    /// and its spaces, copied to the arena as the batch emission copies it
-    /// (info first, then the literal, empty here). The block and its
-    /// ancestors end at the source's end; the line feed then takes
-    /// `appendFenceOpenerLineFeed`. (Not when the info becomes `math`: that
-    /// makes the block a math block.)
+    /// code block (at the top level, in list items or quotes), still empty:
+    /// letters, digits and `-_+.#/` (``` ```rust ```, `objective-c`, `c++`).
+    /// The info runs to the end of the line with its trailing spaces
+    /// trimmed; these bytes hold no space, no backtick (which would end a
+    /// backtick fence), escape or entity, and follow no backslash, so the
+    /// info is the bytes after the fence and its spaces, copied to the arena
+    /// as the batch emission copies it (info first, then the literal, empty
+    /// here). The block and its ancestors end at the source's end; the line
+    /// feed then takes `appendFenceOpenerLineFeed`. (Not when the info
+    /// becomes `math`: that makes the block a math block.)
     private func appendToFenceInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // (The bytes first: most appends that come this way fail there.)
         guard !bytes.isEmpty, bytes.count <= 256 else { return false }
@@ -1890,8 +1889,8 @@ final class StreamEngine: @unchecked Sendable {
               Int(code.start) >= Int(lineStart) else { return false }
         let arenaEnd = storage.arena.count
         if code.b.length > 0 {
-            // (Its info so far ends the line and the arena.)
-            // (A backslash before them would escape the first.)
+            // (Its info so far ends the line and the arena; a backslash at
+            // its end would escape the first byte.)
             let end = storage.source[sourceCount - 1]
             guard code.b.isArena, code.b.end == arenaEnd, end != 0x20, end != 0x09, end != UInt8(ascii: "\\") else { return false }
         } else {
