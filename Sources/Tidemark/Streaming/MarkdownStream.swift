@@ -700,8 +700,9 @@ final class StreamEngine: @unchecked Sendable {
     /// sequence), and more `#` of its opening sequence before it. Else the
     /// new-block path runs again.
     private func appendFirstContent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard newLine.active else { return false }
         let sourceCount = storage.source.count
-        guard newLine.active, newLine.end == sourceCount, stableCount == sourceCount, !bytes.isEmpty, bytes.count <= 256,
+        guard newLine.end == sourceCount, stableCount == sourceCount, !bytes.isEmpty, bytes.count <= 256,
               pending.isEmpty, !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, !lastTailIDs.isEmpty
         else { return false }
         let last = storage.nodes.count - 1
@@ -1266,7 +1267,7 @@ final class StreamEngine: @unchecked Sendable {
     /// space next to a delimiter run matters only as the first byte after
     /// the text, which is checked like ASCII.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
+        guard !bytes.isEmpty, bytes.count <= 256 else { return false }
         var ascii = true
         var pipe = false
         var openerRun = false
@@ -1305,6 +1306,8 @@ final class StreamEngine: @unchecked Sendable {
             guard b == UInt8(ascii: "_"), k + 1 < bytes.count, StreamEngine.isASCIIAlphanumeric(bytes[k + 1]),
                   StreamEngine.isASCIIAlphanumeric(k > 0 ? bytes[k - 1] : storage.source.last ?? 0x20) else { return false }
         }
+        // (After the bytes: most appends that fail here fail there.)
+        guard !lastTailIDs.isEmpty else { return false }
         if !ascii && !Normalizer.isClean(bytes) { return false }
         if pipe && trailingParagraphNode <= 0 { return false }
         let sourceCount = storage.source.count
@@ -1689,11 +1692,14 @@ final class StreamEngine: @unchecked Sendable {
     /// character that keeps it from ever being a closing fence or from
     /// leaving its containers. Only the literal's last line grows.
     private func appendToCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
-        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        // (The last node first: most appends that come this way are not
+        // after a code or HTML block.)
         let last = storage.nodes.count - 1
         guard last >= settledNodeCount, last > 0 else { return false }
         let code = storage.nodes[last]
+        guard code.kind == .codeBlock || code.kind == .htmlBlock, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty
+        else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let sourceCount = storage.source.count
         // (In an HTML block, a line that is not blank belongs to the block
         // whatever it holds: an end marker ends the block after it.)
@@ -2194,7 +2200,8 @@ final class StreamEngine: @unchecked Sendable {
     /// opener's).
     private func trailingMathBlock() -> (node: Int, style: Int, lineStart: Int)? {
         let last = storage.nodes.count - 1
-        guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty, !publishedPending, !placeholderShown else { return nil }
+        guard last >= settledNodeCount, last > 0, storage.nodes[last].kind == .mathBlock, !lastTailIDs.isEmpty, !publishedPending,
+              !placeholderShown else { return nil }
         let math = storage.nodes[last]
         // (An empty TeX — no content line yet — starts at the arena's end
         // with the first one.)
@@ -2427,8 +2434,8 @@ final class StreamEngine: @unchecked Sendable {
     /// Only the paragraph's inlines are parsed again, not its whole
     /// top-level block (a long list or a quote).
     private func appendToParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty,
-              trailingParagraphNode > 0 else { return false }
+        guard trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty
+        else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
         let sourceCount = storage.source.count
@@ -2462,8 +2469,8 @@ final class StreamEngine: @unchecked Sendable {
     /// line it ends the paragraph as the end of the input does, and only
     /// the root's end moves.
     private func appendNewParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterParagraphLineFeed, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty,
-              trailingParagraphNode > 0, !publishedPending, !placeholderShown, let last = trailingParagraphLines.last
+        guard afterParagraphLineFeed, trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty,
+              lastFootnoteKeys.isEmpty, !publishedPending, !placeholderShown, let last = trailingParagraphLines.last
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
