@@ -1055,6 +1055,29 @@ import Testing
         }
     }
 
+    /// A URL whose text runs across characters that are not ASCII: a word
+    /// can start after one (text without spaces), and the resumed parse
+    /// started there, inside a URL that was not a link yet but became one
+    /// with more text (a domain part after one with `_`, `www` after a
+    /// scheme). Found by a stress run of random pieces (session 14; present
+    /// before it): the stream showed no link, or a `www.` one inside it.
+    @Test func urlsAcrossTextWithoutSpaces() {
+        let docs = [
+            "https://a.b_y日本www.x.com  '\twww.x.com>;\n", "_a\n\n-x.https://a.b_éwww.x.comhttps://a.b\n",
+            "\\- https://a.ba日本MATH_www.x.com~~~rust\n", "見てhttps://a_b.c日本.d.e です\n", "www日本.x.y_z日本.com 終\n",
+            "http://日本_語.a.b 終\n", "https://.日本x.y\n",
+        ]
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                for size in [1, 3] {
+                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
+                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                }
+            }
+        }
+    }
+
     /// An info string typed after a fence: letters, digits and `-_+.#/`
     /// grow the empty block's info (`appendToFenceInfo`); a space, an
     /// escape, an entity, a backtick after a backtick fence or content

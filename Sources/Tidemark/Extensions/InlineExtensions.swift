@@ -153,7 +153,16 @@ extension InlineParser {
             while k < n && c[k] != UInt8(ascii: ":") { k += 1 }
             schemeEnd = k + 3
         }
-        guard let d = domainEnd(schemeEnd, allowShort: !isWWW) else { return nil }
+        // Text after the start may still make a link of it: a domain part
+        // after one with `_` (only the last two must have none), a first
+        // period after `www`, more than punctuation after the scheme. So no
+        // resume point may follow unless after a space or tab, as for a
+        // link that may still grow (a word can start inside a URL after a
+        // character that is not ASCII, `https://a.b_c日本www.x`).
+        guard let d = domainEnd(schemeEnd, allowShort: !isWWW) else {
+            autolinkMayGrow = true
+            return nil
+        }
         var e = d
         while e < n {
             let b = c[e]
@@ -161,7 +170,10 @@ extension InlineParser {
             e += 1
         }
         e = trimAutolink(pos, e)
-        guard e > schemeEnd else { return nil }
+        guard e > schemeEnd else {
+            autolinkMayGrow = true
+            return nil
+        }
         // Trailing punctuation left out of the link can join it when more
         // text follows: no resume point after it but after a space.
         if e >= n || !(c[e] == 0x20 || c[e] == 0x09 || c[e] == 0x0A) { autolinkMayGrow = true }
