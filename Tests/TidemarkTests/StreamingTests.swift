@@ -1078,6 +1078,27 @@ import Testing
         }
     }
 
+    /// A blank line after an item (or quote) whose only paragraph is a link
+    /// reference definition: closing the paragraph leaves the container
+    /// empty, and an empty container takes the blank line into its range —
+    /// not a blank line that only moves the root's end. Found by a stress
+    /// run of random pieces (session 14; present before it).
+    @Test func blankLineAfterADefinitionInAnItem() {
+        let docs = [
+            "- +   [x]: /u_y\n\n", "- [x]: /u\n\n\ny\n", "> [x]: /u\n\n", "1. [x]: /u\n\n\n- a\n", "- a\n- [x]: /u\n\n[x]\n",
+            "[^1]: [x]: /u\n\n", "- [x]:\n  /u\n\n", "- [x]: /u \"t\"\n\n", "- [not a definition\n\n",
+        ]
+        for d in docs {
+            let bytes = Array(d.utf8)
+            for split in 1..<bytes.count {
+                for size in [1, 4] {
+                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
+                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
+                }
+            }
+        }
+    }
+
     /// An info string typed after a fence: letters, digits and `-_+.#/`
     /// grow the empty block's info (`appendToFenceInfo`); a space, an
     /// escape, an entity, a backtick after a backtick fence or content

@@ -3935,7 +3935,12 @@ final class StreamEngine: @unchecked Sendable {
         let tip = p.blocks[Int(p.tip)]
         switch tip.kind {
         case .codeBlock, .htmlBlock, .mathBlock: return false
-        case .document, .paragraph, .heading, .table: return true
+        case .document, .heading, .table: return true
+        case .paragraph:
+            // (Not one that may be a link reference definition: the blank
+            // line closes it, and a container it leaves empty takes the
+            // blank line into its range — `- [x]: /u`.)
+            return tip.lineCount == 0 || !StreamEngine.mayStartDefinition(source, p.lines[Int(tip.firstLine)])
         default: return tip.lastChild >= 0
         }
     }
