@@ -137,6 +137,35 @@ import Testing
         #expect(commonmark == nil, "seed \(seed), CommonMark only:\n\(doc)\n---\n\(commonmark ?? "")")
     }
 
+    // MARK: Random pieces of syntax
+
+    /// Pieces that start, end or break constructs — URLs, delimiter runs,
+    /// fences and info strings, math, brackets and definitions, markers,
+    /// pipes, non-ASCII text, NUL and CR LF — strung together at random:
+    /// shapes no document would hold, which is the point. A stress run of
+    /// this kind (400,000 documents) found three bugs in session 14
+    /// (`urlsAcrossTextWithoutSpaces`, `blankLineAfterADefinitionInAnItem`,
+    /// `bracketsAroundCodeSpansWithBrackets`); these seeds keep a sample.
+    static let pieces = [
+        "http://", "https://a.b", "www.x.com", ".com", "/path", "-x", "_y", ".", "a", "bc", "12", " ", "  ", "    ", "\n", "\n\n",
+        "*", "**", "_", "__", "~~", "~", "`", "``", "```", "~~~", "rust", "math", "$$", "$", "\\", "&amp;", "(", ")", "[", "]", "<", ">",
+        "- ", "* ", "+ ", "1. ", "2) ", "> ", "# ", "## ", "| a |", "|---|", "| ", " |", ":-:", "c++", "#", "x@y.co", ":", "'", "\t",
+        "é", "日本", "[x]: /u", "[x]", "[^1]", "[^1]: n", "- [ ] ", "- [x] ", "<div>", "</div>", "<!--", "-->", "===", "---", "***",
+        "\\[", "\\]", "![i](/p)", "[l](http://a.b)", "\r\n", "\u{0}",
+    ]
+
+    @Test("random pieces of syntax, random chunks", arguments: Array(UInt64(1)...UInt64(8)))
+    func pieces(seed: UInt64) {
+        var rng = Rng(state: seed &* 0x5851_F42D)
+        for _ in 0..<2500 {
+            var doc = ""
+            for _ in 0..<rng.int(3...30) { doc += rng.pick(StreamingPropertyTests.pieces) }
+            let problem = StreamingPropertyTests.checkRandomChunks(Array(doc.utf8), seed: rng.next(), sizes: 1...7)
+            #expect(problem == nil, "seed \(seed): \(doc.debugDescription)\n\(problem ?? "")")
+            if problem != nil { return }
+        }
+    }
+
     // MARK: Real documents
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
