@@ -1046,13 +1046,7 @@ import Testing
             "www.a.com/`b `x` y\n", "<http://a.com/`b> `x` y\n",
         ]
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                let problem = StreamingTests.check(bytes, options: .default, chunks: [split, 4], checkDiff: true)
-                #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of 4: \(problem ?? "")")
-            }
-        }
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [4], checkDiff: true)
     }
 
     /// A URL whose text runs across characters that are not ASCII: a word
@@ -1067,15 +1061,7 @@ import Testing
             "\\- https://a.ba日本MATH_www.x.com~~~rust\n", "見てhttps://a_b.c日本.d.e です\n", "www日本.x.y_z日本.com 終\n",
             "http://日本_語.a.b 終\n", "https://.日本x.y\n",
         ]
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                for size in [1, 3] {
-                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
-                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
-                }
-            }
-        }
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 3], checkDiff: true)
     }
 
     /// A blank line after an item (or quote) whose only paragraph is a link
@@ -1088,15 +1074,7 @@ import Testing
             "- +   [x]: /u_y\n\n", "- [x]: /u\n\n\ny\n", "> [x]: /u\n\n", "1. [x]: /u\n\n\n- a\n", "- a\n- [x]: /u\n\n[x]\n",
             "[^1]: [x]: /u\n\n", "- [x]:\n  /u\n\n", "- [x]: /u \"t\"\n\n", "- [not a definition\n\n",
         ]
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                for size in [1, 4] {
-                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
-                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
-                }
-            }
-        }
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
     }
 
     /// Brackets around a code span or an autolink that holds a bracket
@@ -1111,15 +1089,7 @@ import Testing
             "[`[^1]: n`]\n\nnext\n", "[`a[b]c`]\n\n- x\n", "a [x `]` y] b\n\nz\n", "[`a]`]\n\n[`a]`]: /u\n",
             "[`a[b]c`]\n\n[`a[b]c`]: /u\n", "[<http://a]>]\n\npara\n\n[<http://a]>]: /u\n", "[a\\[b]\n\nx\n\n[a\\[b]: /u\n",
         ]
-        for d in docs {
-            let bytes = Array(d.utf8)
-            for split in 1..<bytes.count {
-                for size in [1, 4] {
-                    let problem = StreamingTests.check(bytes, options: .default, chunks: [split, size], checkDiff: true)
-                    #expect(problem == nil, "\(d.debugDescription) split at \(split), then chunks of \(size): \(problem ?? "")")
-                }
-            }
-        }
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
     }
 
     /// An info string typed after a fence: letters, digits and `-_+.#/`

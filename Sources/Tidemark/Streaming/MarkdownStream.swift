@@ -1866,6 +1866,21 @@ final class StreamEngine: @unchecked Sendable {
         return trailingBlockChanged()
     }
 
+    /// The trailing fenced code block when it is still empty and its opener
+    /// is on the current line (the source's last, all of it stable): its
+    /// node index and node.
+    @inline(__always)
+    private func emptyFenceOnCurrentLine() -> (last: Int, code: RawNode)? {
+        let last = storage.nodes.count - 1
+        let sourceCount = storage.source.count
+        guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
+              Int(lineStart) < sourceCount else { return nil }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.flags & 1 == 1, code.a.length == 0, Int(code.end) == sourceCount,
+              Int(code.start) >= Int(lineStart) else { return nil }
+        return (last, code)
+    }
+
     /// An info string typed after the fence that opened the trailing fenced
     /// code block (at the top level, in list items or quotes), still empty:
     /// letters, digits and `-_+.#/` (``` ```rust ```, `objective-c`, `c++`).
@@ -1885,14 +1900,9 @@ final class StreamEngine: @unchecked Sendable {
                                  || b == UInt8(ascii: "/")) {
             return false
         }
-        guard !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty else { return false }
-        let last = storage.nodes.count - 1
+        guard !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty,
+              let (last, code) = emptyFenceOnCurrentLine() else { return false }
         let sourceCount = storage.source.count
-        guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
-              Int(lineStart) < sourceCount else { return false }
-        let code = storage.nodes[last]
-        guard code.kind == .codeBlock, code.flags & 1 == 1, code.a.length == 0, Int(code.end) == sourceCount,
-              Int(code.start) >= Int(lineStart) else { return false }
         let arenaEnd = storage.arena.count
         if code.b.length > 0 {
             // (Its info so far ends the line and the arena; a backslash at
@@ -2025,14 +2035,8 @@ final class StreamEngine: @unchecked Sendable {
     /// ending decides nothing of an opener); only the root's end moves. The
     /// next line can then take `appendNewCodeLine`.
     private func appendFenceOpenerLineFeed() -> Bool {
-        let last = storage.nodes.count - 1
-        guard storage.nodes[last].kind == .codeBlock, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty else { return false }
-        let sourceCount = storage.source.count
-        guard last >= settledNodeCount, last > 0, stableCount == sourceCount, let lineStart = storage.lineStarts.last,
-              Int(lineStart) < sourceCount else { return false }
-        let code = storage.nodes[last]
-        guard code.kind == .codeBlock, code.flags & 1 == 1, code.a.length == 0, Int(code.end) == sourceCount,
-              Int(code.start) >= Int(lineStart) else { return false }
+        guard storage.nodes[storage.nodes.count - 1].kind == .codeBlock, !publishedPending, !placeholderShown, !lastTailIDs.isEmpty,
+              let (_, code) = emptyFenceOnCurrentLine() else { return false }
         consumeLineFeed()
         assert(parser.blocks[Int(parser.tip)].kind == .codeBlock && parser.blocks[Int(parser.tip)].isOpen
                && parser.blocks[Int(parser.tip)].start == Int32(code.start), "a fence opener's line feed left no open fenced code block")
