@@ -154,10 +154,14 @@ import Testing
         "\\[", "\\]", "![i](/p)", "[l](http://a.b)", "\r\n", "\u{0}",
     ]
 
+    /// Documents per seed: 2,500, or `TIDEMARK_STRESS_DOCS` for a longer
+    /// stress run (`TIDEMARK_STRESS_DOCS=50000 swift test --filter pieces`).
+    static let piecesPerSeed = Int(ProcessInfo.processInfo.environment["TIDEMARK_STRESS_DOCS"] ?? "") ?? 2500
+
     @Test("random pieces of syntax, random chunks", arguments: Array(UInt64(1)...UInt64(8)))
     func pieces(seed: UInt64) {
         var rng = Rng(state: seed &* 0x5851_F42D)
-        for _ in 0..<2500 {
+        for _ in 0..<StreamingPropertyTests.piecesPerSeed {
             var doc = ""
             for _ in 0..<rng.int(3...30) { doc += rng.pick(StreamingPropertyTests.pieces) }
             let problem = StreamingPropertyTests.checkRandomChunks(Array(doc.utf8), seed: rng.next(), sizes: 1...7)
