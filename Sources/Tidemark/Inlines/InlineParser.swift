@@ -338,21 +338,6 @@ final class InlineParser {
         return start > 0
     }
 
-    /// Whether `c[from..<to]` holds a `[` or `]` that no backslash escapes.
-    static func hasUnescapedBracket(_ c: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
-        var i = from
-        while i < to {
-            let b = c[i]
-            if b == UInt8(ascii: "\\") {
-                i += 2
-                continue
-            }
-            if b == UInt8(ascii: "[") || b == UInt8(ascii: "]") { return true }
-            i += 1
-        }
-        return false
-    }
-
     /// Whether a word starts at `t` of `content`: a character that is not a
     /// space or tab after a space, tab or line feed, or after a non-ASCII
     /// character (text without spaces, as in Chinese or Japanese). No
@@ -1048,11 +1033,11 @@ final class InlineParser {
                     destination = storeArena(def.destination)
                     title = storeArena(def.title)
                     endPos = refEnd
-                } else if labelFound || !InlineParser.hasUnescapedBracket(c, opener.position, pos) {
+                } else if labelFound || LinkScan.label(c, opener.position - 1, pos + 1)?.end == pos {
                     // A definition later in a stream could still make this a link.
-                    // (Not a text with a bracket that a code span or an
-                    // autolink kept from pairing: no label holds one, so no
-                    // definition can match it.)
+                    // (Only a text that is a label: not one with a bracket a
+                    // code span or an autolink kept from pairing, which no
+                    // definition can match.)
                     missedLabels?.insert(key)
                 }
             }

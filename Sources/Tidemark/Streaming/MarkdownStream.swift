@@ -117,7 +117,7 @@ final class StreamEngine: @unchecked Sendable {
 
     // The previous snapshot's tail top-level blocks: where each starts, its
     // id, its fingerprint as that snapshot took it, and whether an update
-    // since showed it changed (`stale`: a fast path's, or a take-back's).
+    // since showed it changed (`stale`, set by every fast path).
     // A stale block is reported changed by the next snapshot whatever its
     // fingerprint: content can come back to what the snapshot took (a
     // heading shown, then taken back) after an update showed other.
@@ -565,8 +565,8 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Takes back what `appendSetextUnderline` showed: the paragraph, the
     /// ends and the state after its line feed; the underline's bytes stay
-    /// in `pending`. (The trailing block stays marked changed: the last
-    /// update showed the heading.)
+    /// in `pending`. (The trailing block stays marked stale: the path that
+    /// showed the heading marked it, and no snapshot came between.)
     private func retractSetextUnderline() {
         reclaim()
         withStorage { st in
@@ -576,7 +576,6 @@ final class StreamEngine: @unchecked Sendable {
         lineFeedFlags = setextFlags
         setextShown = false
         publishedPending = false
-        markTailChangedAfterTakeBack()
     }
 
     /// The flags a line feed's fast path leaves for the next bytes, saved
@@ -585,14 +584,6 @@ final class StreamEngine: @unchecked Sendable {
     private var lineFeedFlags: (Bool, Bool, Int, Bool, Bool) {
         get { (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) }
         set { (afterParagraphLineFeed, afterCodeLineFeed, closingFenceShownEnd, afterTableRowLineFeed, blankPartialLine) = newValue }
-    }
-
-    /// After a take-back: the trailing block is as it was before something
-    /// was shown over it, but the last update showed that, so the next
-    /// snapshot must report it changed even when its fingerprint is the
-    /// one that snapshot took.
-    private func markTailChangedAfterTakeBack() {
-        if let k = tailBlocks.indices.last { tailBlocks[k].stale = true }
     }
 
     /// Whether the partial line, empty after a line feed, is one that a
@@ -1270,7 +1261,6 @@ final class StreamEngine: @unchecked Sendable {
         guard !bytes.isEmpty, bytes.count <= 256 else { return false }
         var ascii = true
         var pipe = false
-        var openerRun = false
         for (k, b) in bytes.enumerated() {
             if b >= 0x80 { ascii = false }
             if PlainText.isPlainByte(b) { continue }
@@ -1284,8 +1274,9 @@ final class StreamEngine: @unchecked Sendable {
             // comes after it in this leaf yet, so it is literal text, as
             // plain bytes after it leave it (see the run check below). A
             // later closer takes the exact way, which parses it again.
-            // (Only after text on the line: at its start a run can be a
-            // list marker or a thematic break.)
+            // (The run follows text on the line, where it is no list marker
+            // or thematic break: this path never takes a line's first bytes,
+            // the leaf's last text must end where the line's content does.)
             if b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") {
                 if k > 0 && bytes[k - 1] == b { continue }
                 var before: UInt8 = 0x0A
@@ -1296,10 +1287,7 @@ final class StreamEngine: @unchecked Sendable {
                     while i > 0 && storage.source[i - 1] == b { i -= 1 }
                     if i > 0 { before = storage.source[i - 1] }
                 }
-                if isSpaceOrTab(before) {
-                    openerRun = true
-                    continue
-                }
+                if isSpaceOrTab(before) { continue }
             }
             // An `_` between letters or digits (`tensor_package`) neither
             // opens nor closes emphasis.
@@ -1346,7 +1334,6 @@ final class StreamEngine: @unchecked Sendable {
         }
         var trimmed = sourceCount
         while trimmed > lineContentStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
-        if openerRun && trimmed == lineContentStart { return false }
         let c = Int(storage.nodes[leaf].lastChild)
         // (No local copy of the node array: it would force a copy on write.)
         guard c > leaf, c == storage.nodes.count - 1 || storage.nodes[c].firstChild >= 0,
@@ -1881,6 +1868,9 @@ final class StreamEngine: @unchecked Sendable {
         return (last, code)
     }
 
+    /// The info string that makes a fenced block a math block (any case).
+    private static let mathInfo = Array("math".utf8)
+
     /// An info string typed after the fence that opened the trailing fenced
     /// code block (at the top level, in list items or quotes), still empty:
     /// letters, digits and `-_+.#/` (``` ```rust ```, `objective-c`, `c++`).
@@ -1921,10 +1911,13 @@ final class StreamEngine: @unchecked Sendable {
             guard k == sourceCount else { return false }
         }
         if options.contains(.math) && Int(code.b.length) + bytes.count == 4 {
-            // (An info of `math` makes a math block.)
-            var word = Array(storage.arena[code.b.start..<code.b.end])
-            word.append(contentsOf: bytes)
-            if word.map({ $0 | 0x20 }) == Array("math".utf8) { return false }
+            // (An info of `math`, in any case, makes a math block.)
+            var same = true
+            for k in 0..<4 {
+                let b = k < Int(code.b.length) ? storage.arena[code.b.start + k] : bytes[k - Int(code.b.length)]
+                if b | 0x20 != StreamEngine.mathInfo[k] { same = false }
+            }
+            if same { return false }
         }
         reclaim()
         let newCount = sourceCount + bytes.count
@@ -2637,7 +2630,8 @@ final class StreamEngine: @unchecked Sendable {
         leafCleanMark = EmitMark()
         hotText = -1
         wordCheckedEnd = -1
-        markTailChangedAfterTakeBack()
+        // (The trailing block stays marked stale from the digits' show; a
+        // snapshot since took the block with the line, which differs.)
         return combined.withUnsafeBufferPointer { append($0) }
     }
 
