@@ -284,7 +284,10 @@ final class StreamEngine: @unchecked Sendable {
                 return combined.withUnsafeBufferPointer { append($0) }
             }
         }
-        if started && pending.isEmpty {
+        // (After a carriage return the parser keeps the line it ends
+        // partial, a line feed may follow; the fast paths, which find lines
+        // by their line feeds, leave the next chunk to the exact way.)
+        if started && pending.isEmpty && storage.source.last != 0x0D {
             if !bytes.contains(0x0A) {
                 if appendFast(bytes, endsChunk: true) { return lastUpdate }
                 // A chunk that ends inside a UTF-8 sequence (CJK text in small

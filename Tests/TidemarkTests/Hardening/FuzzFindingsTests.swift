@@ -216,3 +216,22 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by CI's smoke run of the `stream` target on session 14's head
+    /// (present since session 9's new-block line after a snapshot): a line
+    /// that a carriage return ends (`- x\r`) is the parser's partial line —
+    /// a line feed may follow — and the snapshot remembered it as a new
+    /// block's line the new-block path could go on with. The next byte
+    /// (` `), which starts a line of its own, was taken as more of it: the
+    /// list then ended with the blank line (0..<7, the batch parse 0..<5).
+    /// A stress run with lone carriage returns among its pieces then found
+    /// the math path doing the same (`  \]\r` and `$$<div` taken as one
+    /// line). The fast paths find lines by their line feeds, so a chunk
+    /// after a carriage return now goes the exact way.
+    @Test func fuzz_stream_chunkAfterACarriageReturn() {
+        let docs = ["-\n- x\r ", "- a\n- x\r  b", "- x\n- y\r\t", "1. a\n2. b\r c\n", "\\[\r\n  \\]\r$$<div>)",
+                    "a\rb", "```\ra\rb", "| a |\n|---|\r| b", "$$\ra\r$$"]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 5], checkDiff: true)
+    }
+}
