@@ -1112,6 +1112,27 @@ import Testing
         }
     }
 
+    /// Plain text typed into a cell before a table's last column: the row
+    /// is filled up with empty cells after it, at its end. The text, its
+    /// cell and the row grow, and the empty cells move to the new end.
+    @Test func cellsTypedBeforeTheLastColumn() {
+        let docs = [
+            "| Name | Description | Notes |\n|---|---|---|\n| Redis | caches the pandas data | fast |\n| a | b |\n",
+            "| a | b | c |\n|:-|:-:|-:|\n| x y  | z   \n| p q \\| r | s t\n", "| a | b |\n|---|---|\n| **x** y | z\n",
+            "> | a | b | c |\n> |---|---|---|\n> | one two | three\n", "- | a | b |\n  |---|---|\n  | c d | e\n  f\n",
+            "| a | b | c |\n|---|---|---|\n| x www.a.com | y https://b.c | z@q.co w\n", "| a | b |\n|---|---|\n| x |\t| y\n",
+            "| a | b | c | d |\n|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 |\n| é ü | 日本 |\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        // (89 row passes for the 20 rows, about 4.5 each: the chunks with a
+        // pipe and a cell's first bytes; 200 when each chunk of the first
+        // two cells took one too.)
+        StreamingTests.expectStaysFast(intro: "| Name | Description | Notes |\n|---|---|---|\n", counter: \.rowPasses, atMost: 100,
+                                       bytesPerAppend: 4) { k in
+            ["| Redis \(k) | caches the pandas data | fast and simple |\n"]
+        }
+    }
+
     /// The labels a settled block could look up (`possibleLabels`, which
     /// skips eight bytes at a time) against a byte-by-byte reading of the
     /// same rule, on generated text around every word boundary.

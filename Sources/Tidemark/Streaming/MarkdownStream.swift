@@ -224,6 +224,7 @@ final class StreamEngine: @unchecked Sendable {
         e.hotText = hotText
         e.hotLeaf = hotLeaf
         e.hotInCell = hotInCell
+        e.hotPadding = hotPadding
         e.hotLineStart = hotLineStart
         e.hotTrimmed = hotTrimmed
         e.tailLogValid = tailLogValid
@@ -1310,6 +1311,10 @@ final class StreamEngine: @unchecked Sendable {
         let leaf: Int
         let lineContentStart: Int
         var inCell = false
+        // Cells a row shorter than the header row is filled up with: empty,
+        // at the row's end, the last nodes of the store (the cell the bytes
+        // extend comes before them).
+        var padding = 0
         if trailingParagraphNode > 0 {
             leaf = trailingParagraphNode
             guard leaf >= settledNodeCount, leaf < storage.nodes.count, Int(storage.nodes[leaf].end) == sourceCount,
@@ -1321,8 +1326,21 @@ final class StreamEngine: @unchecked Sendable {
                   Int(trailingRow.end) == sourceCount else { return false }
             let row = storage.nodes[t].lastChild
             guard row > Int32(t), Int(storage.nodes[Int(row)].end) == sourceCount else { return false }
-            let cell = storage.nodes[Int(row)].lastChild
+            var cell = storage.nodes[Int(row)].lastChild
             guard cell > row else { return false }
+            var i = storage.nodes.count - 1
+            while i > Int(row) && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == row
+                    && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount {
+                padding += 1
+                i -= 1
+            }
+            if padding > 0 {
+                // (The cell before them, with the text the bytes extend.)
+                guard i > Int(row), storage.nodes[i].kind == .text else { return false }
+                cell = storage.nodes[i].parent
+                guard cell > row, storage.nodes[Int(cell)].kind == .tableCell, storage.nodes[Int(cell)].parent == row
+                else { return false }
+            }
             leaf = Int(cell)
             // The cell must be the one the new bytes extend: it starts
             // after the row's last pipe (an escaped pipe inside it, or a cell
@@ -1339,13 +1357,15 @@ final class StreamEngine: @unchecked Sendable {
         while trimmed > lineContentStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
         let c = Int(storage.nodes[leaf].lastChild)
         // (No local copy of the node array: it would force a copy on write.)
-        guard c > leaf, c == storage.nodes.count - 1 || storage.nodes[c].firstChild >= 0,
+        let lastNode = storage.nodes.count - 1 - padding
+        guard c > leaf, c == lastNode || storage.nodes[c].firstChild >= 0,
               Int(storage.nodes[c].end) == trimmed else { return false }
         if inCell && Int(storage.nodes[leaf].end) != trimmed { return false }
         let last = storage.nodes[c]
         // The text grows in place when it is plain source text; after any
-        // other node a new text node follows it.
-        let extend = last.kind == .text && !last.a.isArena && last.a.end == trimmed && c == storage.nodes.count - 1
+        // other node a new text node follows it (not before padding cells).
+        let extend = last.kind == .text && !last.a.isArena && last.a.end == trimmed && c == lastNode
+        if padding > 0 && !extend { return false }
         if !extend && c != storage.nodes.count - 1 {
             // The last child has children: its subtree must end the array.
             var d = c
@@ -1419,6 +1439,7 @@ final class StreamEngine: @unchecked Sendable {
             }
             st.nodes.withUnsafeMutableBufferPointer { nodes in
                 StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
+                StreamEngine.movePadding(nodes, padding, to: newCount)
             }
         }
         _ = trailingBlockChanged()
@@ -1439,18 +1460,33 @@ final class StreamEngine: @unchecked Sendable {
         if trailingParagraphUndecided && !inCell { hotText = -1 }
         hotLeaf = leaf
         hotInCell = inCell
+        hotPadding = padding
         hotLineStart = lineContentStart
         hotTrimmed = newTrimmed
         return true
     }
 
+    /// The last `padding` nodes — empty cells that fill up a short row —
+    /// start and end at `end`, the row's new end.
+    @inline(__always)
+    private static func movePadding(_ nodes: UnsafeMutableBufferPointer<RawNode>, _ padding: Int, to end: Int) {
+        var i = nodes.count - padding
+        while i < nodes.count {
+            nodes[i].start = UInt32(end)
+            nodes[i].end = UInt32(end)
+            i += 1
+        }
+    }
+
     /// What the last `appendPlainText` extended, valid while
     /// `wordCheckedEnd` is the source's length (nothing else changed since):
-    /// the text node (-1: none), the leaf and whether it is a table cell,
-    /// where its line's content starts, and the end of the text.
+    /// the text node (-1: none), the leaf and whether it is a table cell
+    /// (and how many empty cells fill up its row after it), where its
+    /// line's content starts, and the end of the text.
     @exclusivity(unchecked) private var hotText = -1
     @exclusivity(unchecked) private var hotLeaf = 0
     @exclusivity(unchecked) private var hotInCell = false
+    @exclusivity(unchecked) private var hotPadding = 0
     @exclusivity(unchecked) private var hotLineStart = 0
     @exclusivity(unchecked) private var hotTrimmed = 0
 
@@ -1537,6 +1573,7 @@ final class StreamEngine: @unchecked Sendable {
                     nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
                 }
                 StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
+                if inCell { StreamEngine.movePadding(nodes, hotPadding, to: newCount) }
             }
         }
         hotTrimmed = newTrimmed
@@ -2352,6 +2389,9 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends parsed the trailing paragraph's (or heading's)
     /// inlines again (`emitTrailingParagraph`), for the same kind of test.
     @exclusivity(unchecked) private(set) var paragraphPasses = 0
+    /// How many appends split and emitted the trailing table row's cells
+    /// again (`emitRowTail`), for the same kind of test.
+    @exclusivity(unchecked) private(set) var rowPasses = 0
 
     /// Set by `appendTableRowLineFeed`: the source ends with the line feed of
     /// the trailing top-level table's last body row. Any other change clears it.
@@ -2847,6 +2887,7 @@ final class StreamEngine: @unchecked Sendable {
     /// there. (`pipeless`: the bytes past `oldEnd` are new, with no pipe or
     /// backslash; false when the row was cut.)
     private func emitRowTail(row: Int, oldEnd: Int, pipeless: Bool) {
+        rowPasses &+= 1
         let t = trailingTableNode
         let newCount = storage.source.count
         trailingRow.end = Int32(newCount)
