@@ -1010,6 +1010,34 @@ import Testing
         }
     }
 
+    /// A URL with a query, a fragment or `_` in its path grows the link it
+    /// makes as its bytes arrive, in a paragraph and in a table cell (the
+    /// empty cells that fill up the row after it move to the new end). An
+    /// `_` in the domain, and a last byte the link would trim, take the
+    /// exact way.
+    @Test func urlsWithQueriesTypedInParagraphsAndCells() {
+        let docs = [
+            "| API | Description | Call |\n|:---|:---|:---|\n| [IPstack](https://ipstack.com/?utm_source=Github&utm_medium=Referral&x=1#a+b%20) | Locate | y |\n",
+            "See https://a.com/?q=1&r=2_x#frag+1%2 now\n", "http://a_b.c_d.e/f_g?h_i\n", "http://a.b_c/x\n", "http://ab.c_d\n",
+            "https://x.y/a_?b_ c\n", "| a | b |\n|---|---|\n| https://a.com/x_y | https://b.c/d?e=f |\n| c |\n",
+            "> | a | b |\n> |---|---|\n> | https://a.com/x_y?z | q |\n", "# https://a.b/c?d=e#f\n", "[x](https://a.com/b?c=d&e_f)\n",
+            "https://a.com&amp;b\n", "https://a.com/&amp;&lt;x\n", "| a | b |\n|---|---|\n| http://x.y/a\\|b | c\n",
+            "| a |\n|---|\n| https://a.b/c?d |\n| http://a.b_c.d/e |\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        // (133 paragraph passes for the 20 lines and 147 row passes for the
+        // 20 rows: the scheme, the domain's first chunks, a chunk ending in
+        // `.`, the space after; 251 and 451 when each chunk of the query
+        // took one.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.paragraphPasses, atMost: 140, bytesPerAppend: 4) { k in
+            ["See https://example.com/docs/page\(k)?utm_source=Github&utm_medium=Referral#section_2 for it.\n\n"]
+        }
+        StreamingTests.expectStaysFast(intro: "| API | Description | Call |\n|:---|:---|:---|\n", counter: \.rowPasses, atMost: 160,
+                                       bytesPerAppend: 4) { k in
+            ["| [API \(k)](https://example.com/docs/page?utm_source=Github&utm_medium=Referral#section_2) | Locate | y |\n"]
+        }
+    }
+
     /// A run of `*`, `_` or `~` typed after a space can only open: it is
     /// literal text until a closer comes, and takes the plain path. A run
     /// after text can close, and one at the start of a line can be a list

@@ -473,8 +473,10 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
         // (Two paths are tried only when they may apply, most appends
         // skipping their calls: the URL path takes ASCII after a paragraph's
-        // text, the info path bytes after an empty fenced code block.)
-        appendPlainText(bytes) || (trailingParagraphNode > 0 && (bytes.first ?? 0x80) < 0x80 && appendToAutolink(bytes))
+        // or a table cell's text, the info path bytes after an empty fenced
+        // code block.)
+        appendPlainText(bytes) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
+                                   && appendToAutolink(bytes))
                         || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
@@ -1492,50 +1494,103 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Bytes that lengthen a URL being typed: an extended autolink with a
     /// scheme (`https://…`; a `www.` link keeps its destination in the
-    /// arena) that ends the trailing paragraph's or heading's last line,
-    /// the last node of the store, and letters, digits, `-`, `/` and `.`
-    /// after it, not ending in `.`. The link then ends at the new end as in
-    /// a batch parse: it runs to a space or `<`; only trailing punctuation
-    /// (`.`, `)`, `;` after an entity name, …) is trimmed, and the last byte
-    /// is none of it; and its domain stays valid — no `_` is added, and a
-    /// `.` adds a part or ends the domain. No construct around it changes:
-    /// none of these bytes is a delimiter, and a link is never inside a
-    /// bracket still open (`extendedAutolink`). So the link, its text and
-    /// their ancestors grow. A `www.` link, an e-mail address (found when
-    /// text is emitted) and a link whose end was trimmed take the exact way.
+    /// arena) that ends the trailing paragraph's or heading's last line, or
+    /// the trailing table row's open cell (the empty cells that fill up the
+    /// row after it aside), and letters, digits and `-` `/` `.` `_` `?` `=`
+    /// `&` `%` `#` `+` after it, not ending in `.`, `_` or `?`. The link
+    /// then ends at the new end as in a batch parse: it runs to a space or
+    /// `<`; only trailing punctuation (`.`, `?`, `_`, `)`, `;` after an
+    /// entity name, …) is trimmed, and the last byte is none of it; and its
+    /// domain stays valid — an `_` comes only after the domain ended (at a
+    /// byte that is no host character), and a `.` adds a part or ends the
+    /// domain. No construct around it changes: none of these bytes is a
+    /// delimiter where a link reads it, a pipe or a bracket, and a link is
+    /// never inside a bracket still open (`extendedAutolink`). So the link,
+    /// its text and their ancestors grow. A `www.` link, an e-mail address
+    /// (found when text is emitted) and a link whose end was trimmed take
+    /// the exact way.
     private func appendToAutolink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // (The bytes first: most appends that come this way fail there.)
-        guard !bytes.isEmpty, bytes.count <= 256, trailingParagraphNode > 0, bytes[bytes.count - 1] != UInt8(ascii: ".") else { return false }
+        guard !bytes.isEmpty, bytes.count <= 256 else { return false }
+        let lastByte = bytes[bytes.count - 1]
+        guard lastByte != UInt8(ascii: "."), lastByte != UInt8(ascii: "_"), lastByte != UInt8(ascii: "?") else { return false }
+        var underscore = false
         for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "/")
                                  || b == UInt8(ascii: ".")) {
-            return false
+            if b == UInt8(ascii: "_") {
+                underscore = true
+            } else if !(b == UInt8(ascii: "?") || b == UInt8(ascii: "=") || b == UInt8(ascii: "&") || b == UInt8(ascii: "%")
+                        || b == UInt8(ascii: "#") || b == UInt8(ascii: "+")) {
+                return false
+            }
         }
         guard options.contains(.autolink), !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
-        let p = trailingParagraphNode
         let sourceCount = storage.source.count
         let count = storage.nodes.count
-        guard p >= settledNodeCount, p < count - 2 else { return false }
-        let para = storage.nodes[p]
-        guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
-              let line = trailingParagraphLines.last, Int(line.end) == sourceCount,
-              Int(para.lastChild) == count - 2 else { return false }
-        let link = storage.nodes[count - 2], text = storage.nodes[count - 1]
+        // The leaf: the trailing paragraph or heading, or the open cell of
+        // the trailing table's last row.
+        var leaf = trailingParagraphNode
+        var padding = 0
+        if leaf > 0 {
+            guard leaf >= settledNodeCount, leaf < count - 2 else { return false }
+            let para = storage.nodes[leaf]
+            guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
+                  let line = trailingParagraphLines.last, Int(line.end) == sourceCount else { return false }
+        } else {
+            guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
+            var i = count - 1
+            while i > row && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == Int32(row)
+                    && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount {
+                padding += 1
+                i -= 1
+            }
+            guard i - 1 > row else { return false }
+            leaf = Int(storage.nodes[i - 1].parent)
+            guard leaf > row, storage.nodes[leaf].kind == .tableCell, storage.nodes[leaf].parent == Int32(row),
+                  Int(storage.nodes[leaf].end) == sourceCount else { return false }
+        }
+        let at = count - 2 - padding
+        guard Int(storage.nodes[leaf].lastChild) == at else { return false }
+        let link = storage.nodes[at], text = storage.nodes[at + 1]
         guard link.kind == .link, link.flags == 5, !link.a.isArena, link.a.end == sourceCount, Int(link.end) == sourceCount,
-              link.firstChild == Int32(count - 1), link.lastChild == Int32(count - 1),
+              link.firstChild == Int32(at + 1), link.lastChild == Int32(at + 1),
               text.kind == .text, !text.a.isArena, text.a.end == sourceCount, Int(text.end) == sourceCount,
-              leafLineDecided(bytes) else { return false }
+              trailingParagraphNode <= 0 || leafLineDecided(bytes) else { return false }
+        if underscore {
+            // Only where the domain ended: before the bytes, or in them
+            // before the first `_`.
+            var k = Int(link.a.start)
+            while k < sourceCount && storage.source[k] != UInt8(ascii: ":") { k += 1 }
+            k += 3
+            var ended = false
+            while k < sourceCount && !ended {
+                let b = storage.source[k]
+                ended = !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                          || b == UInt8(ascii: "_") || b >= 0x80)
+                k += 1
+            }
+            for b in bytes where !ended {
+                if b == UInt8(ascii: "_") { return false }
+                ended = !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "."))
+            }
+        }
         reclaim()
         let newCount = sourceCount + bytes.count
         stableCount = newCount
-        trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        if trailingParagraphNode <= 0 {
+            trailingRow.end = Int32(newCount)
+        } else {
+            trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+        }
         let grown = UInt32(bytes.count)
         withStorage { st in
             st.source.append(contentsOf: bytes)
             st.nodes.withUnsafeMutableBufferPointer { nodes in
-                nodes[count - 2].a.length += grown
-                nodes[count - 1].a.length += grown
-                nodes[count - 1].end = UInt32(newCount)
-                StreamEngine.setEnds(nodes, leaf: count - 2, inCell: false, contentEnd: newCount, end: newCount)
+                nodes[at].a.length += grown
+                nodes[at + 1].a.length += grown
+                nodes[at + 1].end = UInt32(newCount)
+                StreamEngine.setEnds(nodes, leaf: at, inCell: false, contentEnd: newCount, end: newCount)
+                StreamEngine.movePadding(nodes, padding, to: newCount)
             }
         }
         return trailingBlockChanged()
