@@ -139,19 +139,23 @@ import Testing
 
     // MARK: Random pieces of syntax
 
-    /// Pieces that start, end or break constructs — URLs, delimiter runs,
-    /// fences and info strings, math, brackets and definitions, markers,
-    /// pipes, non-ASCII text, NUL, CR LF and a lone CR — strung together at random:
-    /// shapes no document would hold, which is the point. A stress run of
-    /// this kind (400,000 documents) found three bugs in session 14
-    /// (`urlsAcrossTextWithoutSpaces`, `blankLineAfterADefinitionInAnItem`,
-    /// `bracketsAroundCodeSpansWithBrackets`); these seeds keep a sample.
+    /// Pieces that start, end or break constructs — URLs and their
+    /// queries, delimiter runs, fences and info strings, math, brackets and
+    /// definitions, markers, pipes, non-ASCII text, NUL, CR LF and a lone
+    /// CR — strung together at random: shapes no document would hold, which
+    /// is the point. A stress run of this kind (400,000 documents) found
+    /// three bugs in session 14 (`urlsAcrossTextWithoutSpaces`,
+    /// `blankLineAfterADefinitionInAnItem`,
+    /// `bracketsAroundCodeSpansWithBrackets`), and one with a lone CR in
+    /// session 15 (`fuzz_stream_chunkAfterACarriageReturn`); these seeds
+    /// keep a sample.
     static let pieces = [
         "http://", "https://a.b", "www.x.com", ".com", "/path", "-x", "_y", ".", "a", "bc", "12", " ", "  ", "    ", "\n", "\n\n",
         "*", "**", "_", "__", "~~", "~", "`", "``", "```", "~~~", "rust", "math", "$$", "$", "\\", "&amp;", "(", ")", "[", "]", "<", ">",
         "- ", "* ", "+ ", "1. ", "2) ", "> ", "# ", "## ", "| a |", "|---|", "| ", " |", ":-:", "c++", "#", "x@y.co", ":", "'", "\t",
         "é", "日本", "[x]: /u", "[x]", "[^1]", "[^1]: n", "- [ ] ", "- [x] ", "<div>", "</div>", "<!--", "-->", "===", "---", "***",
         "\\[", "\\]", "![i](/p)", "[l](http://a.b)", "\r\n", "\r", "\u{0}",
+        "?q=1&r", "#f", "%2", "+", "=",
     ]
 
     /// Documents per seed: 2,500, or `TIDEMARK_STRESS_DOCS` for a longer
