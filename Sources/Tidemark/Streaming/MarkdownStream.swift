@@ -473,10 +473,10 @@ final class StreamEngine: @unchecked Sendable {
     private func appendFast(_ bytes: UnsafeBufferPointer<UInt8>, endsChunk: Bool = false) -> Bool {
         // (Two paths are tried only when they may apply, most appends
         // skipping their calls: the URL path takes ASCII after a paragraph's
-        // or a table cell's text, the info path bytes after an empty fenced
-        // code block.)
+        // or a table cell's text, the empty-cell path bytes in a table row,
+        // the info path bytes after an empty fenced code block.)
         appendPlainText(bytes) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
-                                   && appendToAutolink(bytes))
+                                   && appendToAutolink(bytes)) || (trailingTableNode > 0 && appendToEmptyCell(bytes))
                         || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
@@ -1594,6 +1594,113 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         return trailingBlockChanged()
+    }
+
+    /// Bytes in a table row's open cell while it is empty (after the
+    /// row's last pipe, nothing but spaces and tabs so far; not its first
+    /// cell): the cell is the first of the empty ones that fill up the row,
+    /// the last nodes of the store, at its end. Spaces and tabs move them to the new end.
+    /// Plain content that makes one text node of itself (an inert run, as
+    /// the batch emission checks it) becomes the cell's range and a text
+    /// node of it, and the empty cells after it move to the new end; the
+    /// next plain bytes take `appendPlainTextAgain`.
+    private func appendToEmptyCell(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
+        // The content: the bytes but leading and trailing spaces and tabs.
+        var first = 0
+        while first < bytes.count && isSpaceOrTab(bytes[first]) { first += 1 }
+        var last = bytes.count
+        while last > first && isSpaceOrTab(bytes[last - 1]) { last -= 1 }
+        var ascii = true
+        for k in first..<last {
+            let b = bytes[k]
+            if b >= 0x80 { ascii = false }
+            if b == UInt8(ascii: "|") || !PlainText.isPlainByte(b) { return false }
+        }
+        guard PlainText.isInertRun(bytes, first, last), ascii || Normalizer.isClean(bytes) else { return false }
+        let sourceCount = storage.source.count
+        guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
+        // The open cell: after a pipe that is not escaped, spaces and tabs.
+        let rowStart = Int(trailingRow.start)
+        var k = sourceCount
+        while k > rowStart && isSpaceOrTab(storage.source[k - 1]) { k -= 1 }
+        guard k > rowStart, storage.source[k - 1] == UInt8(ascii: "|") else { return false }
+        var slashes = 0
+        while k - 2 - slashes >= rowStart && storage.source[k - 2 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
+        guard slashes & 1 == 0 else { return false }
+        let openStart = k
+        // The empty cells, and the one before them ending before the pipe.
+        let count = storage.nodes.count
+        var padding = 0
+        var i = count - 1
+        while i > row && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == Int32(row)
+                && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount
+                && Int(storage.nodes[i].end) == sourceCount {
+            padding += 1
+            i -= 1
+        }
+        guard padding > 0 else { return false }
+        let q = count - padding
+        var before: Int32 = -1
+        var c = storage.nodes[row].firstChild
+        while c >= 0 && Int(c) != q {
+            before = c
+            c = storage.nodes[Int(c)].next
+        }
+        // (Not the row's first cell: after a leading pipe and spaces it is
+        // an empty cell where the spaces start, not one that fills up.)
+        guard Int(c) == q, before >= 0, Int(storage.nodes[Int(before)].end) < openStart else { return false }
+        reclaim()
+        let newCount = sourceCount + bytes.count
+        stableCount = newCount
+        trailingRow.end = Int32(newCount)
+        let (s0, s1) = (sourceCount + first, sourceCount + last)
+        withStorage { st in
+            st.source.append(contentsOf: bytes)
+            if first < last {
+                // The text node goes after the cell, the empty cells after
+                // it one place on.
+                st.nodes.append(st.nodes[count - 1])
+                st.nodes.withUnsafeMutableBufferPointer { nodes in
+                    var j = count - 1
+                    while j > q {
+                        nodes[j + 1] = nodes[j]
+                        j -= 1
+                    }
+                    nodes[q].start = UInt32(s0)
+                    nodes[q].end = UInt32(s1)
+                    nodes[q].firstChild = Int32(q + 1)
+                    nodes[q].lastChild = Int32(q + 1)
+                    nodes[q].next = padding > 1 ? Int32(q + 2) : -1
+                    var text = RawNode(kind: .text, start: s0, end: s1)
+                    text.a = ByteRef.source(s0, s1)
+                    text.parent = Int32(q)
+                    nodes[q + 1] = text
+                    for j in (q + 2)..<(count + 1) { nodes[j].next = j < count ? Int32(j + 1) : -1 }
+                    nodes[row].lastChild = padding > 1 ? Int32(count) : Int32(q)
+                    StreamEngine.movePadding(nodes, padding - 1, to: newCount)
+                    StreamEngine.setEnds(nodes, leaf: row, inCell: false, contentEnd: newCount, end: newCount)
+                }
+            } else {
+                st.nodes.withUnsafeMutableBufferPointer { nodes in
+                    StreamEngine.movePadding(nodes, padding, to: newCount)
+                    StreamEngine.setEnds(nodes, leaf: row, inCell: false, contentEnd: newCount, end: newCount)
+                }
+            }
+        }
+        _ = trailingBlockChanged()
+        if first < last {
+            // The next plain bytes extend the text (no `@`, `www` or `//`
+            // in it: an inert run).
+            wordCheckedEnd = newCount
+            hotText = q + 1
+            hotLeaf = q
+            hotInCell = true
+            hotPadding = padding - 1
+            hotLineStart = openStart
+            hotTrimmed = s1
+        }
+        return true
     }
 
     /// Plain bytes right after plain bytes (the common case, a model's
