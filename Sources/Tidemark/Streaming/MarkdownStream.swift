@@ -1596,18 +1596,26 @@ final class StreamEngine: @unchecked Sendable {
         return trailingBlockChanged()
     }
 
-    /// Bytes in a table row's open cell while it is empty (after the
-    /// row's last pipe, nothing but spaces and tabs so far; not its first
-    /// cell): the cell is the first of the empty ones that fill up the row,
-    /// the last nodes of the store, at its end. Spaces and tabs move them to the new end.
-    /// Plain content that makes one text node of itself (an inert run, as
-    /// the batch emission checks it) becomes the cell's range and a text
-    /// node of it, and the empty cells after it move to the new end; the
-    /// next plain bytes take `appendPlainTextAgain`.
+    /// Bytes that start a cell of the trailing table row: in the open cell
+    /// while it is empty (after the row's last pipe, nothing but spaces and
+    /// tabs so far; not the row's first cell), or after a pipe that closes
+    /// the open cell (after its content and spaces or tabs, not escaped). A
+    /// closed cell keeps its range, so its nodes; the cell the bytes start
+    /// is the first of the empty ones that fill up the row, the last nodes
+    /// of the store, at its end (past the table's columns there is none,
+    /// and nothing to show). Spaces and tabs move them to the new end. Plain
+    /// content that makes one text node of itself (an inert run, as the
+    /// batch emission checks it) becomes the cell's range and a text node
+    /// of it, and the empty cells after it move to the new end; the next
+    /// plain bytes take `appendPlainTextAgain`.
     private func appendToEmptyCell(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
-        // The content: the bytes but leading and trailing spaces and tabs.
-        var first = 0
+        // A pipe, after spaces and tabs only; then the content, but its
+        // leading and trailing spaces and tabs.
+        var pipe = -1
+        while pipe + 1 < bytes.count && isSpaceOrTab(bytes[pipe + 1]) { pipe += 1 }
+        if pipe + 1 < bytes.count && bytes[pipe + 1] == UInt8(ascii: "|") { pipe += 1 } else { pipe = -1 }
+        var first = pipe + 1
         while first < bytes.count && isSpaceOrTab(bytes[first]) { first += 1 }
         var last = bytes.count
         while last > first && isSpaceOrTab(bytes[last - 1]) { last -= 1 }
@@ -1620,16 +1628,16 @@ final class StreamEngine: @unchecked Sendable {
         guard PlainText.isInertRun(bytes, first, last), ascii || Normalizer.isClean(bytes) else { return false }
         let sourceCount = storage.source.count
         guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
-        // The open cell: after a pipe that is not escaped, spaces and tabs.
         let rowStart = Int(trailingRow.start)
+        // Where the source's trailing spaces and tabs start.
         var k = sourceCount
         while k > rowStart && isSpaceOrTab(storage.source[k - 1]) { k -= 1 }
-        guard k > rowStart, storage.source[k - 1] == UInt8(ascii: "|") else { return false }
-        var slashes = 0
-        while k - 2 - slashes >= rowStart && storage.source[k - 2 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
-        guard slashes & 1 == 0 else { return false }
-        let openStart = k
-        // The empty cells, and the one before them ending before the pipe.
+        @inline(__always) func escaped(_ at: Int) -> Bool {
+            var slashes = 0
+            while at - 1 - slashes >= rowStart && storage.source[at - 1 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
+            return slashes & 1 == 1
+        }
+        // The empty cells that fill up the row, and the cell before them.
         let count = storage.nodes.count
         var padding = 0
         var i = count - 1
@@ -1639,7 +1647,6 @@ final class StreamEngine: @unchecked Sendable {
             padding += 1
             i -= 1
         }
-        guard padding > 0 else { return false }
         let q = count - padding
         var before: Int32 = -1
         var c = storage.nodes[row].firstChild
@@ -1647,17 +1654,38 @@ final class StreamEngine: @unchecked Sendable {
             before = c
             c = storage.nodes[Int(c)].next
         }
-        // (Not the row's first cell: after a leading pipe and spaces it is
-        // an empty cell where the spaces start, not one that fills up.)
-        guard Int(c) == q, before >= 0, Int(storage.nodes[Int(before)].end) < openStart else { return false }
+        guard padding > 0 ? Int(c) == q : c < 0, before >= 0 else { return false }
+        let openStart: Int
+        if pipe < 0 {
+            // The open cell is empty: a pipe, not escaped, then spaces and
+            // tabs; the cell before the empty ones ends before it. (Not the
+            // row's first cell: after a leading pipe and spaces it is an
+            // empty cell where the spaces start, not one that fills up.)
+            guard padding > 0, k > rowStart, storage.source[k - 1] == UInt8(ascii: "|"), !escaped(k - 1),
+                  Int(storage.nodes[Int(before)].end) < k else { return false }
+            openStart = k
+        } else {
+            // The pipe closes the open cell: the cell before the empty ones,
+            // with its content up to the source's trailing spaces (so after
+            // the row's last pipe), when the pipe is not escaped.
+            let cell = storage.nodes[Int(before)]
+            guard Int(cell.end) == k, Int(cell.start) < k, pipe > 0 || !escaped(sourceCount) else { return false }
+            openStart = sourceCount + pipe + 1
+        }
+        foldWordScan()
         reclaim()
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         trailingRow.end = Int32(newCount)
+        if pipe >= 0 {
+            if trailingRowClosed >= 0 { trailingRowClosed += 1 }
+            trailingRowOpenStart = openStart
+        }
+        let content = first < last && padding > 0
         let (s0, s1) = (sourceCount + first, sourceCount + last)
         withStorage { st in
             st.source.append(contentsOf: bytes)
-            if first < last {
+            if content {
                 // The text node goes after the cell, the empty cells after
                 // it one place on.
                 st.nodes.append(st.nodes[count - 1])
@@ -1689,7 +1717,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         _ = trailingBlockChanged()
-        if first < last {
+        if content {
             // The next plain bytes extend the text (no `@`, `www` or `//`
             // in it: an inert run).
             wordCheckedEnd = newCount
@@ -1699,6 +1727,8 @@ final class StreamEngine: @unchecked Sendable {
             hotPadding = padding - 1
             hotLineStart = openStart
             hotTrimmed = s1
+        } else {
+            wordCheckedEnd = -1
         }
         return true
     }
@@ -3022,6 +3052,16 @@ final class StreamEngine: @unchecked Sendable {
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes) else { return false }
+        // Plain ASCII, then a pipe: the plain bytes extend the open cell's
+        // text (it was the last append's), and the pipe and what follows
+        // close it and start the next (`appendToEmptyCell`), or go this way.
+        if hotText >= 0 && hotInCell && wordCheckedEnd == storage.source.count && !placeholderShown,
+           let p = bytes.firstIndex(of: UInt8(ascii: "|")), p > 0,
+           !bytes[..<p].contains(where: { $0 >= 0x80 || !PlainText.isPlainByte($0) }),
+           appendPlainTextAgain(UnsafeBufferPointer(rebasing: bytes[..<p]), storage.source.count) {
+            let rest = UnsafeBufferPointer(rebasing: bytes[p...])
+            return appendToEmptyCell(rest) || appendToTableRow(rest)
+        }
         reclaim()
         let oldEnd = Int(trailingRow.end)
         storage.source.append(contentsOf: bytes)
