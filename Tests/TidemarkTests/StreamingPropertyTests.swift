@@ -174,6 +174,53 @@ import Testing
         }
     }
 
+    // MARK: Random tables
+
+    /// Cell contents for `tables`: plain words, spaces, escaped pipes and
+    /// backslashes, code spans, emphasis, links and URLs, non-ASCII text,
+    /// brackets, nothing.
+    static let cellPieces = [
+        "Redis", "the pandas data", "  ", "\t", "", "\\|", "a\\", "`x|y`", "**b**", "*i*", "_u_", "[l](https://a.b/c?d=e)",
+        "https://a.com/x_y?z=1&w", "www.a.b", "x@y.co", "é ü", "日本", "✅", "[a]", "b](", "$x$", "~~s~~", "<b>", "&amp;", "-", ":-:", "1.",
+    ]
+
+    /// Tables as a model writes them — a header, a delimiter row, body
+    /// rows — with rows shorter and longer than the header, with and
+    /// without the outer pipes, random cell contents and spacing, in random
+    /// chunks, also inside a quote or a list item and with text after.
+    /// (The table-row paths: a cell's text, a cell's first bytes, a pipe,
+    /// URLs in cells.) `TIDEMARK_STRESS_DOCS` sets the tables per seed for
+    /// a longer run, as for the pieces.
+    @Test("random tables, random chunks", arguments: Array(UInt64(1)...UInt64(4)))
+    func tables(seed: UInt64) {
+        var rng = Rng(state: seed &* 0x2545_F491_4F6C_DD1D)
+        for _ in 0..<max(1, StreamingPropertyTests.piecesPerSeed / 5) {
+            let columns = rng.int(1...4)
+            let prefix = rng.pick(["", "", "> ", "- "])
+            let indent = prefix == "- " ? "  " : prefix
+            func row(_ cells: Int) -> String {
+                var line = rng.chance(70) ? "|" : ""
+                for k in 0..<cells {
+                    if k > 0 { line += "|" }
+                    line += rng.pick(["", " ", "  "]) + rng.pick(StreamingPropertyTests.cellPieces)
+                    if rng.chance(30) { line += " " + rng.pick(StreamingPropertyTests.cellPieces) }
+                    line += rng.pick(["", " ", "  "])
+                }
+                if rng.chance(60) { line += "|" }
+                return line
+            }
+            var doc = prefix + "|" + (0..<columns).map { " h\($0) " }.joined(separator: "|") + "|\n"
+            doc += indent + "|" + (0..<columns).map { _ in rng.pick(["---", ":--", "--:", ":-:"]) }.joined(separator: "|") + "|\n"
+            for _ in 0..<rng.int(1...4) { doc += indent + row(rng.int(1...(columns + 2))) + "\n" }
+            if rng.chance(50) { doc.removeLast() }
+            if rng.chance(20) { doc += rng.pick(["\n\nafter", "\ntext", "\n\n- item"]) }
+            let problem = StreamingPropertyTests.checkRandomChunks(Array(doc.utf8), seed: rng.next(), sizes: 1...9,
+                                                                   hold: rng.chance(20) ? 1 : 0)
+            #expect(problem == nil, "seed \(seed): \(doc.debugDescription)\n\(problem ?? "")")
+            if problem != nil { return }
+        }
+    }
+
     // MARK: Real documents
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1657,11 +1657,12 @@ final class StreamEngine: @unchecked Sendable {
         guard padding > 0 ? Int(c) == q : c < 0, before >= 0 else { return false }
         let openStart: Int
         if pipe < 0 {
-            // The open cell is empty: a pipe, not escaped, then spaces and
-            // tabs; the cell before the empty ones ends before it. (Not the
-            // row's first cell: after a leading pipe and spaces it is an
-            // empty cell where the spaces start, not one that fills up.)
-            guard padding > 0, k > rowStart, storage.source[k - 1] == UInt8(ascii: "|"), !escaped(k - 1),
+            // The open cell is empty: a pipe, then spaces and tabs; the cell
+            // before the empty ones ends before it (so the pipe is not one
+            // escaped in its content). (Not the row's first cell: after a
+            // leading pipe and spaces it is an empty cell where the spaces
+            // start, not one that fills up.)
+            guard padding > 0, k > rowStart, storage.source[k - 1] == UInt8(ascii: "|"),
                   Int(storage.nodes[Int(before)].end) < k else { return false }
             openStart = k
         } else {
