@@ -3053,15 +3053,12 @@ final class StreamEngine: @unchecked Sendable {
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes) else { return false }
-        // Plain ASCII, then a pipe: the plain bytes extend the open cell's
-        // text (it was the last append's; the row, its node and its state
-        // stay as this path needs them), and the pipe and what follows
-        // close it and start the next (`appendToEmptyCell`), or go this way.
+        // Plain bytes, then a pipe: the plain bytes extend the open cell's
+        // text (`appendPlainText`; the row, its node and its state stay as
+        // this path needs them), and the pipe and what follows close it and
+        // start the next (`appendToEmptyCell`), or go this way.
         var bytes = bytes
-        if hotText >= 0 && hotInCell && wordCheckedEnd == storage.source.count && !placeholderShown,
-           let p = bytes.firstIndex(of: UInt8(ascii: "|")), p > 0,
-           !bytes[..<p].contains(where: { $0 >= 0x80 || !PlainText.isPlainByte($0) }),
-           appendPlainTextAgain(UnsafeBufferPointer(rebasing: bytes[..<p]), storage.source.count) {
+        if let p = bytes.firstIndex(of: UInt8(ascii: "|")), p > 0, appendPlainText(UnsafeBufferPointer(rebasing: bytes[..<p])) {
             bytes = UnsafeBufferPointer(rebasing: bytes[p...])
             if appendToEmptyCell(bytes) { return true }
         }
