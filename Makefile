@@ -7,7 +7,7 @@
 SWIFT ?= swift
 SWIFTFLAGS ?=
 
-.PHONY: setup test build spec extract help bench bench-callgrind bench-pathological
+.PHONY: setup test build spec extract help bench bench-callgrind bench-stream-callgrind bench-pathological
 
 help:
 	@echo "make setup    install what is missing, build release (the main job)"
@@ -55,6 +55,9 @@ bench:
 
 bench-callgrind:
 	Benchmarks/callgrind.sh
+
+bench-stream-callgrind:
+	Benchmarks/stream-callgrind.sh
 
 bench-pathological:
 	Benchmarks/pathological.py

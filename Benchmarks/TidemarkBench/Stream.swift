@@ -14,8 +14,12 @@ func runStreamBenchmark(_ arguments: [String]) {
     var chunk = 4
     var naivePrefix = 100_000
     // For instruction counts (callgrind): `--once` streams once and does
-    // nothing else; `--batch-once` parses once and does nothing else. The
-    // difference of the two totals is the streaming run's count.
+    // nothing else; `--batch-once` parses once and does nothing else. Less
+    // the total of `--batch-once` on an empty file (start-up, reading),
+    // they are the streaming run's count and one batch parse's; their
+    // quotient is the ratio. (The difference of the two totals is the
+    // streaming run less one batch parse: until session 15 the README gave
+    // that over the batch parse, one less than the ratio.)
     var once = false
     var batchOnce = false
     // `--hold`: keep each update until the next append returns, as a UI
