@@ -1330,12 +1330,8 @@ final class StreamEngine: @unchecked Sendable {
             guard row > Int32(t), Int(storage.nodes[Int(row)].end) == sourceCount else { return false }
             var cell = storage.nodes[Int(row)].lastChild
             guard cell > row else { return false }
-            var i = storage.nodes.count - 1
-            while i > Int(row) && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == row
-                    && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount {
-                padding += 1
-                i -= 1
-            }
+            padding = fillingCells(row: Int(row), at: sourceCount)
+            let i = storage.nodes.count - 1 - padding
             if padding > 0 {
                 // (The cell before them, with the text the bytes extend.)
                 guard i > Int(row), storage.nodes[i].kind == .text else { return false }
@@ -1468,6 +1464,18 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// How many of the last nodes of the store are empty cells of `row` at
+    /// `end` (the source's end): those that fill up a row shorter than the
+    /// header row, after the cell being typed.
+    private func fillingCells(row: Int, at end: Int) -> Int {
+        var i = storage.nodes.count - 1
+        while i > row && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == Int32(row)
+                && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == end && Int(storage.nodes[i].end) == end {
+            i -= 1
+        }
+        return storage.nodes.count - 1 - i
+    }
+
     /// The last `padding` nodes — empty cells that fill up a short row —
     /// start and end at `end`, the row's new end.
     @inline(__always)
@@ -1538,12 +1546,8 @@ final class StreamEngine: @unchecked Sendable {
                   let line = trailingParagraphLines.last, Int(line.end) == sourceCount else { return false }
         } else {
             guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
-            var i = count - 1
-            while i > row && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == Int32(row)
-                    && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount {
-                padding += 1
-                i -= 1
-            }
+            padding = fillingCells(row: row, at: sourceCount)
+            let i = count - 1 - padding
             guard i - 1 > row else { return false }
             leaf = Int(storage.nodes[i - 1].parent)
             guard leaf > row, storage.nodes[leaf].kind == .tableCell, storage.nodes[leaf].parent == Int32(row),
@@ -1639,14 +1643,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The empty cells that fill up the row, and the cell before them.
         let count = storage.nodes.count
-        var padding = 0
-        var i = count - 1
-        while i > row && storage.nodes[i].kind == .tableCell && storage.nodes[i].parent == Int32(row)
-                && storage.nodes[i].firstChild < 0 && Int(storage.nodes[i].start) == sourceCount
-                && Int(storage.nodes[i].end) == sourceCount {
-            padding += 1
-            i -= 1
-        }
+        let padding = fillingCells(row: row, at: sourceCount)
         let q = count - padding
         var before: Int32 = -1
         var c = storage.nodes[row].firstChild
