@@ -1547,18 +1547,38 @@ final class StreamEngine: @unchecked Sendable {
         } else {
             guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
             padding = fillingCells(row: row, at: sourceCount)
+            // (The cell's last node: the link's text, or the text after it.)
             let i = count - 1 - padding
-            guard i - 1 > row else { return false }
-            leaf = Int(storage.nodes[i - 1].parent)
+            guard i - 2 > row else { return false }
+            leaf = Int(storage.nodes[i].parent)
+            if leaf > row && storage.nodes[leaf].kind == .link { leaf = Int(storage.nodes[leaf].parent) }
             guard leaf > row, storage.nodes[leaf].kind == .tableCell, storage.nodes[leaf].parent == Int32(row),
                   Int(storage.nodes[leaf].end) == sourceCount else { return false }
         }
-        let at = count - 2 - padding
-        guard Int(storage.nodes[leaf].lastChild) == at else { return false }
+        // Trimmed punctuation after the link (`.`, `?`, `,`, `:`, `!`), its
+        // own text node, the leaf's last: with the bytes after it, it is
+        // the link's again.
+        let lastIndex = count - 1 - padding
+        var trail = 0
+        if storage.nodes[lastIndex].parent == Int32(leaf) {
+            let t = storage.nodes[lastIndex]
+            guard t.kind == .text, !t.a.isArena, t.a.end == sourceCount, Int(t.end) == sourceCount, t.a.start == t.start,
+                  Int(t.start) < sourceCount else { return false }
+            for k in Int(t.start)..<sourceCount {
+                let b = storage.source[k]
+                guard b == UInt8(ascii: ".") || b == UInt8(ascii: "?") || b == UInt8(ascii: ",") || b == UInt8(ascii: ":")
+                        || b == UInt8(ascii: "!") else { return false }
+            }
+            trail = sourceCount - Int(t.start)
+        }
+        let linkEnd = sourceCount - trail
+        let at = lastIndex - 1 - (trail > 0 ? 1 : 0)
+        guard at > leaf, Int(storage.nodes[leaf].lastChild) == (trail > 0 ? lastIndex : at) else { return false }
         let link = storage.nodes[at], text = storage.nodes[at + 1]
-        guard link.kind == .link, link.flags == 5, !link.a.isArena, link.a.end == sourceCount, Int(link.end) == sourceCount,
-              link.firstChild == Int32(at + 1), link.lastChild == Int32(at + 1),
-              text.kind == .text, !text.a.isArena, text.a.end == sourceCount, Int(text.end) == sourceCount,
+        guard link.kind == .link, link.flags == 5, link.parent == Int32(leaf), !link.a.isArena, link.a.end == linkEnd,
+              Int(link.end) == linkEnd, link.firstChild == Int32(at + 1), link.lastChild == Int32(at + 1),
+              text.kind == .text, !text.a.isArena, text.a.end == linkEnd, Int(text.end) == linkEnd,
+              trail == 0 || link.next == Int32(lastIndex),
               trailingParagraphNode <= 0 || leafLineDecided(bytes) else { return false }
         if underscore {
             // Only where the domain ended: before the bytes, or in them
@@ -1586,9 +1606,23 @@ final class StreamEngine: @unchecked Sendable {
         } else {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         }
-        let grown = UInt32(bytes.count)
+        let grown = UInt32(trail + bytes.count)
         withStorage { st in
             st.source.append(contentsOf: bytes)
+            if trail > 0 {
+                // The punctuation's node goes; the empty cells after it move
+                // one place back.
+                st.nodes.remove(at: lastIndex)
+                st.nodes.withUnsafeMutableBufferPointer { nodes in
+                    nodes[at].next = -1
+                    nodes[leaf].lastChild = Int32(at)
+                    if padding > 0 {
+                        nodes[leaf].next = Int32(lastIndex)
+                        for j in lastIndex..<(lastIndex + padding) { nodes[j].next = j + 1 < lastIndex + padding ? Int32(j + 1) : -1 }
+                        nodes[Int(nodes[leaf].parent)].lastChild = Int32(lastIndex + padding - 1)
+                    }
+                }
+            }
             st.nodes.withUnsafeMutableBufferPointer { nodes in
                 nodes[at].a.length += grown
                 nodes[at + 1].a.length += grown
