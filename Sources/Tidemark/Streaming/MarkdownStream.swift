@@ -1476,6 +1476,16 @@ final class StreamEngine: @unchecked Sendable {
         return storage.nodes.count - 1 - i
     }
 
+    /// After the store's nodes moved: the last `padding` nodes, the empty
+    /// cells that fill up `row`, follow cell `cell` (its subtree just
+    /// before them) as its siblings, in order, the last the row's.
+    private static func linkPadding(_ nodes: UnsafeMutableBufferPointer<RawNode>, _ padding: Int, after cell: Int, row: Int) {
+        let first = nodes.count - padding
+        nodes[cell].next = padding > 0 ? Int32(first) : -1
+        for j in first..<nodes.count { nodes[j].next = j + 1 < nodes.count ? Int32(j + 1) : -1 }
+        nodes[row].lastChild = Int32(padding > 0 ? nodes.count - 1 : cell)
+    }
+
     /// The last `padding` nodes — empty cells that fill up a short row —
     /// start and end at `end`, the row's new end.
     @inline(__always)
@@ -1616,11 +1626,7 @@ final class StreamEngine: @unchecked Sendable {
                 st.nodes.withUnsafeMutableBufferPointer { nodes in
                     nodes[at].next = -1
                     nodes[leaf].lastChild = Int32(at)
-                    if padding > 0 {
-                        nodes[leaf].next = Int32(lastIndex)
-                        for j in lastIndex..<(lastIndex + padding) { nodes[j].next = j + 1 < lastIndex + padding ? Int32(j + 1) : -1 }
-                        nodes[Int(nodes[leaf].parent)].lastChild = Int32(lastIndex + padding - 1)
-                    }
+                    if padding > 0 { StreamEngine.linkPadding(nodes, padding, after: leaf, row: Int(nodes[leaf].parent)) }
                 }
             }
             st.nodes.withUnsafeMutableBufferPointer { nodes in
@@ -1731,13 +1737,11 @@ final class StreamEngine: @unchecked Sendable {
                     nodes[q].end = UInt32(s1)
                     nodes[q].firstChild = Int32(q + 1)
                     nodes[q].lastChild = Int32(q + 1)
-                    nodes[q].next = padding > 1 ? Int32(q + 2) : -1
                     var text = RawNode(kind: .text, start: s0, end: s1)
                     text.a = ByteRef.source(s0, s1)
                     text.parent = Int32(q)
                     nodes[q + 1] = text
-                    for j in (q + 2)..<(count + 1) { nodes[j].next = j < count ? Int32(j + 1) : -1 }
-                    nodes[row].lastChild = padding > 1 ? Int32(count) : Int32(q)
+                    StreamEngine.linkPadding(nodes, padding - 1, after: q, row: row)
                     StreamEngine.movePadding(nodes, padding - 1, to: newCount)
                     StreamEngine.setEnds(nodes, leaf: row, inCell: false, contentEnd: newCount, end: newCount)
                 }
