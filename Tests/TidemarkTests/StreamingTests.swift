@@ -1146,6 +1146,32 @@ import Testing
         }
     }
 
+    /// A top-level paragraph's first bytes when no block is open (after a
+    /// blank line, a heading, a fence, a break, an HTML block, a
+    /// definition): up to three spaces, then content that decides the line
+    /// (`appendNewTopParagraph`) — the blocks before settle and the
+    /// paragraph is made without the block parser. Four spaces, a tab, a
+    /// `[`, an open list or quote, and content that may still start a block
+    /// go the new-block way.
+    @Test func paragraphsStartedAfterClosedBlocks() {
+        let docs = [
+            "# Title\nFirst words here.\n\nSecond *one* `x`.\n", "Para\n\n   Three spaces\n\n    four\n\n\tTab\n",
+            "```\ncode\n```\nAfter the fence.\n", "---\nAfter a break\n", "<div>\nx\n</div>\n\nAfter HTML\n",
+            "[x]: /u\n\nA [x] link and [y].\n\n[y]: /v\n", "Text[^1] a\n\n[^1]: Note.\n\nMore\n", "- item\n\nNot in it\n",
+            "> quote\n\nOut of it\n", "| a |\n|---|\n| b |\n\nAfter the table\n", "$$\nx\n$$\nAfter math\n",
+            "# T\n-a -b\n\n1.x 2)y\n\n**bold** __u__\n\n#x ##y\n", "# T\n中文的段落。\n\n한국어 문단\n", "# T\n[a] b\n\n<span> c\n",
+            "Intro\n\n* * *\nText\n\n- a\n\n  b\n\nc\n", "# T\n  a  \n\n   \u{00A0}b\n", "# T\nhttp://a.com/x y\n\nwww.b.com\n",
+            "# T\n\n\nA\r\nB\n", "# T\nA\n===\n\nB\n---\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
+        // (20 new-block passes for the 20 headings and paragraphs: the
+        // headings' first chunks; 40 when each paragraph's took one too.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.newBlockPasses, atMost: 25, bytesPerAppend: 4) { k in
+            ["## Section \(k)\n\nSome words of section \(k).\n\n"]
+        }
+    }
+
     /// Plain text typed into a cell before a table's last column: the row
     /// is filled up with empty cells after it, at its end. The text, its
     /// cell and the row grow, and the empty cells move to the new end. A

@@ -351,7 +351,7 @@ final class StreamEngine: @unchecked Sendable {
         shown.append(contentsOf: StreamEngine.replacement)
         let ok = shown.withUnsafeBufferPointer {
             appendPlainText($0) || appendToParagraphLine($0) || appendToTableRow($0) || appendNewParagraphLine($0)
-                || appendNewBlockLine($0)
+                || (parser.tip == 0 && appendNewTopParagraph($0)) || appendNewBlockLine($0)
         }
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
@@ -482,7 +482,8 @@ final class StreamEngine: @unchecked Sendable {
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
                         || (storage.nodes[storage.nodes.count - 1].kind == .codeBlock && appendToFenceInfo(bytes))
                         || appendToClosingFence(bytes)
-                        || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || appendNewBlockLine(bytes)
+                        || appendFirstContent(bytes) || (endsChunk && appendSetextUnderline(bytes)) || (parser.tip == 0 && appendNewTopParagraph(bytes))
+                        || appendNewBlockLine(bytes)
     }
 
     /// A setext underline typed under the trailing paragraph: after the
@@ -684,6 +685,86 @@ final class StreamEngine: @unchecked Sendable {
             return false
         }
         stableCount = newCount
+        return true
+    }
+
+    /// The first bytes of a top-level paragraph when no block is open (the
+    /// parser's tip is the root: the blocks before closed, by a blank line,
+    /// a heading's or a fence's end, …): a line of at most three spaces,
+    /// then content that decides it a paragraph line whatever follows
+    /// (`lineDecided`: no block can start there; no `[`, so no
+    /// definition), is a new paragraph under the root, and nothing can
+    /// continue into it. The blocks that closed settle as in a snapshot;
+    /// the paragraph's nodes are made as `appendFirstContent` makes an
+    /// item's, without the block parser (which takes the line at its line
+    /// feed), and the diff reports the new block.
+    private func appendNewTopParagraph(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // (The parser's tip stays the root until the line feed: the line's
+        // later bytes come here too, and leave at the first check.)
+        let sourceCount = storage.source.count
+        guard sourceCount > 0, storage.source[sourceCount - 1] == 0x0A || storage.source[sourceCount - 1] == 0x20,
+              !publishedPending, !placeholderShown, started, pending.isEmpty, lastFootnoteKeys.isEmpty,
+              provisionalFrom == nil, !bytes.isEmpty, bytes.count <= 256,
+              !(newLine.active && newLine.end == sourceCount) else { return false }
+        let p = parser
+        // Spaces only after the last line feed so far, then in the new
+        // bytes: three at most (four indent code; a tab goes the exact way).
+        var lineStart = sourceCount
+        while lineStart > 0 && storage.source[lineStart - 1] == 0x20 { lineStart -= 1 }
+        guard lineStart > 0, storage.source[lineStart - 1] == 0x0A else { return false }
+        var j = 0
+        while j < bytes.count && bytes[j] == 0x20 { j += 1 }
+        guard j < bytes.count, sourceCount - lineStart + j <= 3 else { return false }
+        for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        guard StreamEngine.lineDecided(bytes, j, bytes.count), Normalizer.isClean(bytes) else { return false }
+        // Top-level blocks that closed settle first (as `appendNewBlockLine` does).
+        let firstOpen = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+        if firstOpen >= 0 {
+            guard !keepJustSettled else { return false }
+            reclaim()
+            storage.streamLayout = nil
+            storage.streamDiff = nil
+            storage.source.withUnsafeBufferPointer { settle($0) }
+            tailLogValid = false
+        } else {
+            reclaim()
+            justSettled.removeAll(keepingCapacity: true)
+        }
+        let contentStart = sourceCount + j
+        storage.source.append(contentsOf: bytes)
+        let newCount = storage.source.count
+        stableCount = newCount
+        let first = storage.nodes.count
+        let para = BlockParser.appendNode(RawNode(kind: .paragraph, start: contentStart, end: newCount), parent: 0,
+                                          into: &storage.nodes)
+        newLine.active = false
+        trailingTableNode = 0
+        trailingParagraphNode = Int(para)
+        trailingParagraphUndecided = false
+        undecidedMathLine = -1
+        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.append(Line(start: contentStart, end: newCount))
+        leafInlineNode = -1
+        _ = emitTrailingParagraph(para, previousSourceCount: sourceCount, newLine: false, newBlock: true)
+        foldWordScan()
+        wordCheckedEnd = -1
+        afterParagraphLineFeed = false
+        afterCodeLineFeed = false
+        closingFenceShownEnd = -1
+        afterTableRowLineFeed = false
+        blankPartialLine = false
+        keepJustSettled = false
+        var tops = take(&tailTopsScratch)
+        tops.removeAll(keepingCapacity: true)
+        for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
+        tops.append(first)
+        storage.streamLayout = nil
+        storage.streamDiff = nil
+        publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
+                    definitionsMoved: false)
+        tops.removeAll(keepingCapacity: true)
+        tailTopsScratch = tops
+        lastFinal = false
         return true
     }
 
@@ -1793,7 +1874,7 @@ final class StreamEngine: @unchecked Sendable {
         let (newCount, newTrimmed) = plainAppendEnds(bytes, at: sourceCount, trimmed: hotTrimmed, inCell: inCell)
         let grows = newTrimmed > hotTrimmed
         withStorage { st in
-            st.source.append(contentsOf: bytes)
+            StreamEngine.appendSmall(&st.source, bytes)
             // (One pass over the node store: the text, then the leaf's ends.)
             st.nodes.withUnsafeMutableBufferPointer { nodes in
                 if grows {
@@ -1827,6 +1908,17 @@ final class StreamEngine: @unchecked Sendable {
             trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         }
         return (newCount, newTrimmed)
+    }
+
+    /// Appends `bytes` to `a`: a few bytes one by one when they fit (the
+    /// generic `append(contentsOf:)` costs more than copying them).
+    @inline(__always)
+    static func appendSmall(_ a: inout [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count <= 8 && a.capacity - a.count >= bytes.count {
+            for b in bytes { a.append(b) }
+        } else {
+            a.append(contentsOf: bytes)
+        }
     }
 
     /// Runs `body` with the storage, which `self` keeps alive throughout:
@@ -2908,8 +3000,11 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Parses the trailing paragraph (or ATX heading) `p` again after its
     /// last line grew, or after a line was added (`newLine`), and emits it.
-    private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool) -> Bool {
-        paragraphPasses &+= 1
+    /// (`newBlock`: the paragraph is new, not parsed again, and the caller
+    /// reports it as a new block.)
+    private func emitTrailingParagraph(_ p: Int32, previousSourceCount sourceCount: Int, newLine: Bool,
+                                       newBlock: Bool = false) -> Bool {
+        if !newBlock { paragraphPasses &+= 1 }
         let newCount = storage.source.count
         // (Arrays move in and out by `take` and `swap`: no reference
         // counting.)
@@ -3015,7 +3110,7 @@ final class StreamEngine: @unchecked Sendable {
             a = nodes[Int(a)].parent
         }
         swap(&nodes, &storage.nodes)
-        return trailingBlockChanged()
+        return newBlock || trailingBlockChanged()
     }
 
     /// The trailing paragraph's own inline parser (`appendToParagraphLine`)
