@@ -103,8 +103,10 @@ final class StreamEngine: @unchecked Sendable {
 
     // Settled top-level blocks.
     @exclusivity(unchecked) private var settledBlocks: [Int32] = []          // parser block indices
-    @exclusivity(unchecked) private var settledNodeStarts: [Int] = []        // node index of each
-    @exclusivity(unchecked) private var settledIDs: [BlockID] = []
+    // (Growing lists: the layout every update holds shows them at their
+    // length then, and the next blocks settle without copying them.)
+    @exclusivity(unchecked) private var settledNodeStarts: GrowingList<Int> = []        // node index of each
+    @exclusivity(unchecked) private var settledIDs: GrowingList<BlockID> = []
     @exclusivity(unchecked) private var settledHashes: [Int] = []
     @exclusivity(unchecked) private var settledMisses: [Set<[UInt8]>] = []
     @exclusivity(unchecked) private var settledNodeCount = 1
@@ -1869,7 +1871,7 @@ final class StreamEngine: @unchecked Sendable {
                 (p2, p1) = (p1, b)
             }
         }
-        reclaim()
+        reclaim(nodesFrom: hotText, endsOf: hotLeaf)
         let (text, leaf, inCell) = (hotText, hotLeaf, hotInCell)
         let (newCount, newTrimmed) = plainAppendEnds(bytes, at: sourceCount, trimmed: hotTrimmed, inCell: inCell)
         let grows = newTrimmed > hotTrimmed
@@ -2709,6 +2711,9 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends parsed the trailing paragraph's (or heading's)
     /// inlines again (`emitTrailingParagraph`), for the same kind of test.
     @exclusivity(unchecked) private(set) var paragraphPasses = 0
+    /// How many nodes appends copied into a spare storage while readers
+    /// held the documents before (`reclaimHeld`), for the same kind of test.
+    @exclusivity(unchecked) private(set) var heldNodesCopied = 0
     /// How many appends split and emitted the trailing table row's cells
     /// again (`emitRowTail`), for the same kind of test.
     @exclusivity(unchecked) private(set) var rowPasses = 0
@@ -3567,8 +3572,9 @@ final class StreamEngine: @unchecked Sendable {
         /// top-level block of each operation since (usually one).
         var links: [Int32] = []
 
-        init(_ storage: DocumentStorage) {
+        init(_ storage: DocumentStorage, links: [Int32] = []) {
             self.storage = storage
+            self.links = links
             nodes = storage.nodes.count
             source = storage.source.count
             arena = storage.arena.count
@@ -3586,12 +3592,40 @@ final class StreamEngine: @unchecked Sendable {
     /// `next` link, copied on their own), the stable bytes, the settled
     /// arena, the parser's line starts. (`settle` and `publish` lower the
     /// node floor further when they re-emit settled blocks.)
-    private func lowerSpareFloors() {
+    ///
+    /// `leafEdit` (the plain path): the operation writes only the nodes
+    /// from `from` on and the ends of `leaf` and its ancestors (copied on
+    /// their own: see `Spare.links`), appends bytes and nothing else — the
+    /// spares keep the rest of the tail, so a held update costs the next
+    /// append a copy of a few nodes, not of the trailing block.
+    private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int)? = nil) {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
         if let r = provisionalFrom { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
         let link = Int32(settledNodeStarts.last ?? 0)
-        let (source, arena, lines) = (stableCount, settledArenaCount, syncedLineStarts)
+        var (source, arena, lines) = (stableCount, settledArenaCount, syncedLineStarts)
+        var chain = (Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1))
+        var chainCount = 0
+        if let e = leafEdit, provisionalFrom == nil, e.from >= nodeFloor {
+            // The leaf's ancestors below the floor (the root is always
+            // copied), eight at most: else the whole tail as before.
+            var a = Int32(e.leaf)
+            withUnsafeMutableBytes(of: &chain) { raw in
+                let c = raw.bindMemory(to: Int32.self)
+                while a > 0 && chainCount < 8 {
+                    if Int(a) < e.from { c[chainCount] = a; chainCount += 1 }
+                    a = storage.nodes[Int(a)].parent
+                }
+            }
+            if a <= 0 {
+                nodeFloor = e.from
+                arena = storage.arena.count
+                lines = storage.lineStarts.count
+            } else {
+                chainCount = 0
+            }
+        }
+        source = min(source, storage.source.count)
         // (Through one buffer pointer: every append runs this while a
         // reader holds an update.)
         spares.withUnsafeMutableBufferPointer { sp in
@@ -3601,6 +3635,18 @@ final class StreamEngine: @unchecked Sendable {
                 sp[k].arena = min(sp[k].arena, arena)
                 sp[k].lines = min(sp[k].lines, lines)
                 if link > 0 && sp[k].links.last != link { sp[k].links.append(link) }
+                withUnsafeBytes(of: chain) { raw in
+                    let c = raw.bindMemory(to: Int32.self)
+                    for j in 0..<chainCount where Int(c[j]) < sp[k].nodes && !sp[k].links.contains(c[j]) {
+                        sp[k].links.append(c[j])
+                    }
+                }
+                if sp[k].links.count > 32 {
+                    // (A spare held long: its nodes from the lowest link on.)
+                    sp[k].nodes = min(sp[k].nodes, Int(sp[k].links.min() ?? 0))
+                    sp[k].links.removeAll(keepingCapacity: true)
+                    if link > 0 && Int(link) < sp[k].nodes { sp[k].links.append(link) }
+                }
             }
         }
     }
@@ -3625,21 +3671,36 @@ final class StreamEngine: @unchecked Sendable {
         reclaimHeld()
     }
 
+    /// `reclaim` before an operation that writes only nodes from `from` on
+    /// and the ends of `leaf` and its ancestors (see `lowerSpareFloors`).
+    @inline(__always)
+    private func reclaim(nodesFrom from: Int, endsOf leaf: Int) {
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld(leafEdit: (from, leaf))
+    }
+
     @inline(never)
-    private func reclaimHeld() {
+    private func reclaimHeld(leafEdit: (from: Int, leaf: Int)? = nil) {
         if isKnownUniquelyReferenced(&storage) {
-            if !spares.isEmpty { lowerSpareFloors() }
+            if !spares.isEmpty { lowerSpareFloors(leafEdit: leafEdit) }
             return
         }
         // (After the switch: the storage that was current is a spare now.)
-        defer { lowerSpareFloors() }
+        defer { lowerSpareFloors(leafEdit: leafEdit) }
         for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
             let y = spares[k].storage
             Self.sync(&y.source, from: storage.source, keeping: spares[k].source)
             let floor = max(1, spares[k].nodes)
             Self.sync(&y.nodes, from: storage.nodes, keeping: floor)
-            if !y.nodes.isEmpty { y.nodes[0] = storage.nodes[0] }
-            for i in spares[k].links where Int(i) < min(floor, y.nodes.count) { y.nodes[Int(i)] = storage.nodes[Int(i)] }
+            // (The root, and the nodes below the floor that changed.)
+            let linked = spares[k].links
+            heldNodesCopied &+= max(0, storage.nodes.count - min(floor, y.nodes.count)) + linked.count + 1
+            y.nodes.withUnsafeMutableBufferPointer { yn in
+                storage.nodes.withUnsafeBufferPointer { xn in
+                    if !yn.isEmpty { yn[0] = xn[0] }
+                    for i in linked where Int(i) < min(floor, yn.count) { yn[Int(i)] = xn[Int(i)] }
+                }
+            }
             Self.sync(&y.arena, from: storage.arena, keeping: spares[k].arena)
             Self.sync(&y.lineStarts, from: storage.lineStarts, keeping: spares[k].lines)
             #if DEBUG
@@ -3651,7 +3712,10 @@ final class StreamEngine: @unchecked Sendable {
                 preconditionFailure("a spare storage was not brought up to date: marks \(spares[k]) counts \(y.nodes.count)/\(storage.nodes.count) \(y.source.count)/\(storage.source.count) \(y.arena.count)/\(storage.arena.count) \(y.lineStarts.count)/\(storage.lineStarts.count) first differences \(String(describing: firstNode)) \(String(describing: firstSource)) \(String(describing: firstArena)) \(String(describing: firstLine)) settled \(settledNodeStarts.suffix(3)) source \(String(decoding: storage.source, as: UTF8.self).debugDescription)")
             }
             #endif
-            spares[k] = Spare(storage)
+            // (Its links array is kept for the storage that becomes the spare.)
+            var links = take(&spares[k].links)
+            links.removeAll(keepingCapacity: true)
+            spares[k] = Spare(storage, links: links)
             storage = y
             return
         }
@@ -3667,8 +3731,17 @@ final class StreamEngine: @unchecked Sendable {
 
     private static func sync<T>(_ y: inout [T], from x: [T], keeping mark: Int) {
         let m = min(mark, y.count, x.count)
-        if m < y.count { y.removeSubrange(m...) }
-        if m < x.count { y.append(contentsOf: x[m...]) }
+        let common = min(y.count, x.count)
+        if m < common {
+            // (What both have past the mark is written over in place.)
+            y.withUnsafeMutableBufferPointer { yb in
+                x.withUnsafeBufferPointer { xb in
+                    (yb.baseAddress! + m).update(from: xb.baseAddress! + m, count: common - m)
+                }
+            }
+        }
+        if common < y.count { y.removeLast(y.count - common) }
+        if common < x.count { y.append(contentsOf: x[common...]) }
     }
 
     // MARK: Settling
@@ -3813,12 +3886,6 @@ final class StreamEngine: @unchecked Sendable {
             settledNodeStarts.removeSubrange(r...)
             settledMisses.removeSubrange(r...)
             settledHashes.removeSubrange(r...)
-        }
-        // The settled arrays grow below: the last layout (if no update
-        // holds it) lets go of them so they are not copied.
-        if isKnownUniquelyReferenced(&lastLayout) {
-            lastLayout.settledIDs = []
-            lastLayout.settledStarts = []
         }
         // Blocks settling now that the last update showed as they are final
         // keep its nodes (and arena bytes) instead of being emitted again.
@@ -4328,7 +4395,7 @@ final class StreamEngine: @unchecked Sendable {
         lowerSpareNodeFloor(1)
         var signature: [Int32] = []
         var holders: [Int] = []
-        let tops = (provisional == nil ? settledNodeStarts : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
+        let tops = (provisional == nil ? Array(settledNodeStarts) : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
         var k = 0
         for i in snapshot.nodes.indices {
             let n = snapshot.nodes[i]
@@ -4485,7 +4552,7 @@ final class StreamEngine: @unchecked Sendable {
             if !settledSame {
                 if let r = provisional {
                     l.settledIDs = settledIDs
-                    l.settledStarts = Array(settledNodeStarts[..<r]) + provisionalStarts
+                    l.settledStarts = GrowingList(Array(settledNodeStarts[..<r]) + provisionalStarts)
                 } else {
                     l.settledIDs = settledIDs
                     l.settledStarts = settledNodeStarts
@@ -4496,7 +4563,7 @@ final class StreamEngine: @unchecked Sendable {
             tailIDsScratch = tailIDs
             tailStartsScratch = tailStarts
         } else if !settledSame {
-            let settledStarts = provisional.map { Array(settledNodeStarts[..<$0]) + provisionalStarts } ?? settledNodeStarts
+            let settledStarts = provisional.map { GrowingList(Array(settledNodeStarts[..<$0]) + provisionalStarts) } ?? settledNodeStarts
             lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
         } else {
             lastLayout = StreamLayout(settledIDs: lastLayout.settledIDs, settledStarts: lastLayout.settledStarts,

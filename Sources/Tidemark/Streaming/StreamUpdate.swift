@@ -1,6 +1,6 @@
 /// The identity of a top-level block in a stream: stable across appends for
 /// as long as a top-level block starts at the same place.
-public struct BlockID: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct BlockID: Hashable, Sendable, Codable, CustomStringConvertible, BitwiseCopyable {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "#\(rawValue)" }
@@ -51,8 +51,8 @@ public struct StreamUpdate: Sendable {
     // nil for the common diffs that need no object.
     var diff: StreamDiff? { diffMode == 0 ? (storage.streamDiff ?? StreamDiff.empty) : nil }
 
-    var settledIDs: [BlockID] { layout.settledIDs }
-    var settledStarts: [Int] { layout.settledStarts }
+    var settledIDs: GrowingList<BlockID> { layout.settledIDs }
+    var settledStarts: GrowingList<Int> { layout.settledStarts }
     var tailIDs: [BlockID] { layout.tailIDs }
     var tailStarts: [Int] { layout.tailStarts }
     /// Top-level blocks that are the same block with new content.
@@ -181,12 +181,12 @@ public struct ChangedBlocks: RandomAccessCollection, Sendable {
 /// copied; and it writes a layout again only while it holds the sole
 /// reference. Nothing else mutates a layout.)
 final class StreamLayout: @unchecked Sendable {
-    @exclusivity(unchecked) var settledIDs: [BlockID]
-    @exclusivity(unchecked) var settledStarts: [Int]
+    @exclusivity(unchecked) var settledIDs: GrowingList<BlockID>
+    @exclusivity(unchecked) var settledStarts: GrowingList<Int>
     @exclusivity(unchecked) var tailIDs: [BlockID]
     @exclusivity(unchecked) var tailStarts: [Int]
 
-    init(settledIDs: [BlockID], settledStarts: [Int], tailIDs: [BlockID], tailStarts: [Int]) {
+    init(settledIDs: GrowingList<BlockID>, settledStarts: GrowingList<Int>, tailIDs: [BlockID], tailStarts: [Int]) {
         self.settledIDs = settledIDs
         self.settledStarts = settledStarts
         self.tailIDs = tailIDs
