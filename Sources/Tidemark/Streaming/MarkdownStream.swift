@@ -3595,7 +3595,7 @@ final class StreamEngine: @unchecked Sendable {
     ///
     /// `leafEdit` (the plain path): the operation writes only the nodes
     /// from `from` on and the ends of `leaf` and its ancestors (copied on
-    /// their own: see `Spare.links`), appends bytes and nothing else — the
+    /// their own: see `Spare.links`), and appends bytes — the
     /// spares keep the rest of the tail, so a held update costs the next
     /// append a copy of a few nodes, not of the trailing block.
     private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int)? = nil) {
@@ -3672,7 +3672,8 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// `reclaim` before an operation that writes only nodes from `from` on
-    /// and the ends of `leaf` and its ancestors (see `lowerSpareFloors`).
+    /// and the ends of `leaf` and its ancestors, and appends bytes (see
+    /// `lowerSpareFloors`).
     @inline(__always)
     private func reclaim(nodesFrom from: Int, endsOf leaf: Int) {
         if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
@@ -3689,20 +3690,27 @@ final class StreamEngine: @unchecked Sendable {
         defer { lowerSpareFloors(leafEdit: leafEdit) }
         for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
             let y = spares[k].storage
-            Self.sync(&y.source, from: storage.source, keeping: spares[k].source)
+            let x = storage
             let floor = max(1, spares[k].nodes)
-            Self.sync(&y.nodes, from: storage.nodes, keeping: floor)
-            // (The root, and the nodes below the floor that changed.)
             let linked = spares[k].links
-            heldNodesCopied &+= max(0, storage.nodes.count - min(floor, y.nodes.count)) + linked.count + 1
-            y.nodes.withUnsafeMutableBufferPointer { yn in
-                storage.nodes.withUnsafeBufferPointer { xn in
+            // (Through buffer pointers: a held update makes every append
+            // come here.)
+            x.source.withUnsafeBufferPointer { Self.sync(&y.source, from: $0, keeping: spares[k].source) }
+            x.nodes.withUnsafeBufferPointer { xn in
+                Self.sync(&y.nodes, from: xn, keeping: floor)
+                heldNodesCopied &+= max(0, xn.count - min(floor, y.nodes.count)) + linked.count + 1
+                // (The root, and the nodes below the floor that changed.)
+                y.nodes.withUnsafeMutableBufferPointer { yn in
                     if !yn.isEmpty { yn[0] = xn[0] }
                     for i in linked where Int(i) < min(floor, yn.count) { yn[Int(i)] = xn[Int(i)] }
                 }
             }
-            Self.sync(&y.arena, from: storage.arena, keeping: spares[k].arena)
-            Self.sync(&y.lineStarts, from: storage.lineStarts, keeping: spares[k].lines)
+            if spares[k].arena < x.arena.count || y.arena.count != x.arena.count {
+                x.arena.withUnsafeBufferPointer { Self.sync(&y.arena, from: $0, keeping: spares[k].arena) }
+            }
+            if spares[k].lines < x.lineStarts.count || y.lineStarts.count != x.lineStarts.count {
+                x.lineStarts.withUnsafeBufferPointer { Self.sync(&y.lineStarts, from: $0, keeping: spares[k].lines) }
+            }
             #if DEBUG
             if !(y.source == storage.source && y.nodes == storage.nodes && y.arena == storage.arena && y.lineStarts == storage.lineStarts) {
                 let firstNode = zip(y.nodes, storage.nodes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
@@ -3714,7 +3722,7 @@ final class StreamEngine: @unchecked Sendable {
             #endif
             // (Its links array is kept for the storage that becomes the spare.)
             var links = take(&spares[k].links)
-            links.removeAll(keepingCapacity: true)
+            if !links.isEmpty { links.removeAll(keepingCapacity: true) }
             spares[k] = Spare(storage, links: links)
             storage = y
             return
@@ -3729,19 +3737,18 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
-    private static func sync<T>(_ y: inout [T], from x: [T], keeping mark: Int) {
+    /// Makes `y` equal `x`, which it equals below `mark` already.
+    private static func sync<T>(_ y: inout [T], from x: UnsafeBufferPointer<T>, keeping mark: Int) {
         let m = min(mark, y.count, x.count)
         let common = min(y.count, x.count)
         if m < common {
             // (What both have past the mark is written over in place.)
             y.withUnsafeMutableBufferPointer { yb in
-                x.withUnsafeBufferPointer { xb in
-                    (yb.baseAddress! + m).update(from: xb.baseAddress! + m, count: common - m)
-                }
+                (yb.baseAddress! + m).update(from: x.baseAddress! + m, count: common - m)
             }
         }
         if common < y.count { y.removeLast(y.count - common) }
-        if common < x.count { y.append(contentsOf: x[common...]) }
+        if common < x.count { y.append(contentsOf: UnsafeBufferPointer(rebasing: x[common...])) }
     }
 
     // MARK: Settling
