@@ -1506,7 +1506,9 @@ final class StreamEngine: @unchecked Sendable {
                 i += 1
             }
         }
-        reclaim()
+        // (It writes the last child and what follows it, and the ends and
+        // last child of the leaf and its ancestors.)
+        reclaim(nodesFrom: c, endsOf: leaf)
         let (newCount, newTrimmed) = plainAppendEnds(bytes, at: sourceCount, trimmed: trimmed, inCell: inCell)
         withStorage { st in
             st.source.append(contentsOf: bytes)
@@ -1691,7 +1693,9 @@ final class StreamEngine: @unchecked Sendable {
                 ended = !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "."))
             }
         }
-        reclaim()
+        // (It writes the link and what follows it, and the ends, last
+        // child and `next` link of its ancestors.)
+        reclaim(nodesFrom: at, endsOf: at)
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         if trailingParagraphNode <= 0 {
@@ -1794,7 +1798,9 @@ final class StreamEngine: @unchecked Sendable {
             openStart = sourceCount + pipe + 1
         }
         foldWordScan()
-        reclaim()
+        // (It writes the cell and what follows it, and the ends and last
+        // child of the row and its ancestors.)
+        reclaim(nodesFrom: q, endsOf: row)
         let newCount = sourceCount + bytes.count
         stableCount = newCount
         trailingRow.end = Int32(newCount)
@@ -2764,7 +2770,9 @@ final class StreamEngine: @unchecked Sendable {
               storage.source.last == 0x0A, Normalizer.isClean(bytes) else { return false }
         let previousRow = storage.nodes[t].lastChild
         guard previousRow > Int32(t) else { return false }
-        reclaim()
+        // (It adds nodes, and writes the `next` link of the last row and
+        // the ends and last child of the table and its ancestors.)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: Int(storage.nodes[t].lastChild))
         let lineStart = sourceCount
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -3197,7 +3205,9 @@ final class StreamEngine: @unchecked Sendable {
             bytes = UnsafeBufferPointer(rebasing: bytes[p...])
             if appendToEmptyCell(bytes) { return true }
         }
-        reclaim()
+        // (The row pass writes the row and what follows it, and the ends
+        // of the table and its ancestors; it only adds to the arena.)
+        reclaim(nodesFrom: row, endsOf: row)
         let oldEnd = Int(trailingRow.end)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -3593,9 +3603,10 @@ final class StreamEngine: @unchecked Sendable {
     /// arena, the parser's line starts. (`settle` and `publish` lower the
     /// node floor further when they re-emit settled blocks.)
     ///
-    /// `leafEdit` (the plain path): the operation writes only the nodes
-    /// from `from` on and the ends of `leaf` and its ancestors (copied on
-    /// their own: see `Spare.links`), and appends bytes — the
+    /// `leafEdit` (the plain, URL, cell and row paths): the operation
+    /// writes only the nodes from `from` on and `leaf` and its ancestors
+    /// (their ends, last children, `next` links: each copied whole, see
+    /// `Spare.links`), appends bytes and adds to the arena — the
     /// spares keep the rest of the tail, so a held update costs the next
     /// append a copy of a few nodes, not of the trailing block.
     private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int)? = nil) {
