@@ -748,6 +748,14 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphLines.append(Line(start: contentStart, end: newCount))
         leafInlineNode = -1
         _ = emitTrailingParagraph(para, previousSourceCount: sourceCount, newLine: false, newBlock: true)
+        forgetLineState()
+        publishNewLayout(first: first, newTop: true)
+        return true
+    }
+
+    /// What a new block leaves of the fast paths' state of the line before:
+    /// nothing.
+    private func forgetLineState() {
         foldWordScan()
         wordCheckedEnd = -1
         afterParagraphLineFeed = false
@@ -756,10 +764,15 @@ final class StreamEngine: @unchecked Sendable {
         afterTableRowLineFeed = false
         blankPartialLine = false
         keepJustSettled = false
+    }
+
+    /// The diff and the layout after blocks settled, or a top-level block
+    /// was added at node `first` (`newTop`), the store in place.
+    private func publishNewLayout(first: Int, newTop: Bool) {
         var tops = take(&tailTopsScratch)
         tops.removeAll(keepingCapacity: true)
         for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
-        tops.append(first)
+        if newTop { tops.append(first) }
         storage.streamLayout = nil
         storage.streamDiff = nil
         publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
@@ -767,7 +780,6 @@ final class StreamEngine: @unchecked Sendable {
         tops.removeAll(keepingCapacity: true)
         tailTopsScratch = tops
         lastFinal = false
-        return true
     }
 
     /// The first content of the line after the marker of a list item or
@@ -1085,30 +1097,13 @@ final class StreamEngine: @unchecked Sendable {
         nodes[0].end = UInt32(end)
         findTrailingLeaf(nodes)
         leafInlineNode = -1
-        foldWordScan()
-        wordCheckedEnd = -1
-        afterParagraphLineFeed = false
-        afterCodeLineFeed = false
-        closingFenceShownEnd = -1
-        afterTableRowLineFeed = false
-        blankPartialLine = false
-        keepJustSettled = false
+        forgetLineState()
         if (attachNode == 0 && !sameTop) || settled {
             // A new top-level block, or blocks settled: the diff and the
             // layout are new too.
             swap(&nodes, &storage.nodes)
-            var tops = take(&tailTopsScratch)
-            tops.removeAll(keepingCapacity: true)
-            for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
-            if attachNode == 0 { tops.append(first) }
-            storage.streamLayout = nil
-            storage.streamDiff = nil
-            publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
-                        definitionsMoved: false)
-            tops.removeAll(keepingCapacity: true)
-            tailTopsScratch = tops
+            publishNewLayout(first: first, newTop: attachNode == 0)
             swap(&nodes, &storage.nodes)
-            lastFinal = false
         } else {
             _ = trailingBlockChanged()
         }
