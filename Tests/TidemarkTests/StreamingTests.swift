@@ -767,6 +767,27 @@ import Testing
         #expect(stream.document == Document(parsing: text))
     }
 
+    /// A bullet right after a list item's marker (`1. *`) is an empty item
+    /// of a nested list until the next bytes come; content right after it
+    /// (`*Bold**`) makes it the first content of the outer item — the
+    /// nested list and item go, the item gets its paragraph — without the
+    /// block parser taking the line again. A space, more bullets or a line
+    /// that may still start a block go the new-block way.
+    @Test func bulletsRightAfterAMarker() {
+        let docs = [
+            "1. **Bold** step\n2. *em* x\n", "- **a**\n  - **b**\n    - *c*\n", "> - *x*\n> 1. +y\n", "- -x\n- +y\n- *\n- * x\n",
+            "- **\n- ** *\n- * * *\n- - -\n- ---\n", "Para\n- **x**\n", "1. *\n2. *a*\n\n- -\n  b\n", "+ +++\n* -- x\n",
+            "- *a\n\n  more\n", "- [ ] *x*\n", "1) *b*\n10. -c\n", "  - *x*\n   * *y*\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
+        // (20 new-block passes for the 20 items: the chunk `1. *`; 40 when
+        // the chunk after it took one too.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.newBlockPasses, atMost: 25) { k in
+            ["1. *", "*Step \(k)** done\n\n"]
+        }
+    }
+
     /// `docs` streamed exactly at chunk sizes 1–7, and in `holdingChunks`
     /// while holding the last update.
     static func expectExactAlsoHolding(_ docs: [String], holdingChunks: [Int]) {

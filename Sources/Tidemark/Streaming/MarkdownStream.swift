@@ -841,19 +841,40 @@ final class StreamEngine: @unchecked Sendable {
         let afterMarker = j
         while j < bytes.count && bytes[j] == 0x20 { j += 1 }
         spaces += j - afterMarker
-        guard j < bytes.count, spaces >= 1 else { return false }
-        if leaf.kind == .item {
-            guard spaces <= 4, StreamEngine.lineDecided(bytes, j, bytes.count) else { return false }
+        // A bullet alone right after an item's marker is an empty item of a
+        // list of its own (`1. *`); content right after it (`*bold`) makes
+        // it the first content of the item it is in instead.
+        var host = -1
+        if spaces == 0 && leaf.kind == .item && k == sourceCount && k == Int(leaf.start) + 1 && !bytes.isEmpty
+            && !isSpaceOrTab(bytes[0]) {
+            host = nestedMarkerHost(last)
+            guard host > 0 else { return false }
+            decidedScratch.removeAll(keepingCapacity: true)
+            decidedScratch.append(storage.source[k - 1])
+            decidedScratch.append(contentsOf: bytes)
+            guard decidedScratch.withUnsafeBufferPointer({ StreamEngine.lineDecided($0, 0, $0.count) }) else { return false }
         } else {
-            for i in j..<bytes.count where bytes[i] == UInt8(ascii: "#") { return false }
+            guard j < bytes.count, spaces >= 1 else { return false }
+            if leaf.kind == .item {
+                guard spaces <= 4, StreamEngine.lineDecided(bytes, j, bytes.count) else { return false }
+            } else {
+                for i in j..<bytes.count where bytes[i] == UInt8(ascii: "#") { return false }
+            }
         }
         reclaim()
-        let contentStart = sourceCount + j
+        let contentStart = host > 0 ? k - 1 : sourceCount + j
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         var p = Int32(last)
-        if leaf.kind == .item {
+        if host > 0 {
+            // (The bullet's list and item end the store.)
+            storage.nodes.removeLast(2)
+            storage.nodes[host].firstChild = -1
+            storage.nodes[host].lastChild = -1
+            p = BlockParser.appendNode(RawNode(kind: .paragraph, start: contentStart, end: newCount), parent: Int32(host),
+                                       into: &storage.nodes)
+        } else if leaf.kind == .item {
             p = BlockParser.appendNode(RawNode(kind: .paragraph, start: contentStart, end: newCount), parent: Int32(last),
                                        into: &storage.nodes)
         } else {
@@ -867,6 +888,23 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphLines.append(Line(start: contentStart, end: newCount))
         leafInlineNode = -1
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
+    }
+
+    /// For the empty bullet item `item` that ends the store: the item whose
+    /// only content it is — the item's list its only child, the bullet's
+    /// item the list's only child, all on the line being written — or -1.
+    private func nestedMarkerHost(_ item: Int) -> Int {
+        let list = item - 1, host = item - 2
+        guard host > 0, host >= settledNodeCount, storage.nodes[item].parent == Int32(list),
+              storage.nodes[list].kind == .list, storage.nodes[list].parent == Int32(host),
+              storage.nodes[list].firstChild == Int32(item), storage.nodes[list].lastChild == Int32(item),
+              storage.nodes[list].start == storage.nodes[item].start,
+              storage.nodes[host].kind == .item, storage.nodes[host].firstChild == Int32(list),
+              storage.nodes[host].lastChild == Int32(list), Int(storage.nodes[host].start) >= newLine.lineStart
+        else { return -1 }
+        let marker = storage.source[Int(storage.nodes[item].start)]
+        guard marker == UInt8(ascii: "*") || marker == UInt8(ascii: "-") || marker == UInt8(ascii: "+") else { return -1 }
+        return host
     }
 
     /// The nodes of new open lists and items down to paragraph `para`
