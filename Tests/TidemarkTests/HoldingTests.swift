@@ -58,6 +58,29 @@ import Testing
         #expect(kept.count == 4 && kept[0].1.count < kept[3].1.count)
     }
 
+    /// A copied stream goes its own way: both copies settle blocks after
+    /// the copy, each exact, and neither shows the other's blocks.
+    @Test func copiedStreamsGoTheirOwnWays() {
+        var a = MarkdownStream()
+        let intro = (1...20).map { "## Part \($0)\n\nText \($0).\n\n" }.joined()
+        a.append(intro)
+        var b = a
+        var (ta, tb) = (intro, intro)
+        for k in 1...30 {
+            let x = "Only in a, \(k).\n\n", y = "- only in b \(k)\n\n# Heading \(k)\n\n"
+            for chunk in x.utf8.chunked(4) { a.append(bytes: Array(chunk)) }
+            for chunk in y.utf8.chunked(3) { b.append(bytes: Array(chunk)) }
+            ta += x
+            tb += y
+        }
+        #expect(a.document == Document(parsing: ta))
+        #expect(b.document == Document(parsing: tb))
+        let (ua, ub) = (a.finish(), b.finish())
+        #expect(ua.blockIDs.count == Array(ua.document.root.children).count)
+        #expect(ub.blockIDs.count == Array(ub.document.root.children).count)
+        #expect(Array(ua.blockIDs.prefix(40)) == Array(ub.blockIDs.prefix(40)))
+    }
+
     /// Streams `intro` in one append, then `typed` in 4-byte appends,
     /// holding each update until the next append returns: at most
     /// `perAppend` nodes copied into spare storages per append on average,

@@ -11,7 +11,9 @@
 /// copied whole by each append: a cost that grows with the document.
 ///
 /// Threads: only the stream's engine appends; an update read on another
-/// thread reads only slots below its length, which no append writes.
+/// thread reads only slots below its length, which no append writes. Two
+/// copies that may both append (a copied stream's engines) must not share
+/// a buffer: `StreamEngine.copy` gives the copy buffers of its own.
 struct GrowingList<Element: BitwiseCopyable & Sendable>: RandomAccessCollection, ExpressibleByArrayLiteral,
     @unchecked Sendable {
     final class Buffer {

@@ -186,8 +186,9 @@ final class StreamEngine: @unchecked Sendable {
         e.storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
         e.stableCount = stableCount
         e.settledBlocks = settledBlocks
-        e.settledNodeStarts = settledNodeStarts
-        e.settledIDs = settledIDs
+        // (Buffers of its own: two engines may append on two threads.)
+        e.settledNodeStarts = GrowingList(Array(settledNodeStarts))
+        e.settledIDs = GrowingList(Array(settledIDs))
         e.settledHashes = settledHashes
         e.settledMisses = settledMisses
         e.settledNodeCount = settledNodeCount
