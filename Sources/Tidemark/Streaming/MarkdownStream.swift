@@ -4683,7 +4683,11 @@ final class StreamEngine: @unchecked Sendable {
                     let e = justSettled[j]
                     let tail = tailBlocks.first { $0.id == id }
                     before = provisionalShown[id] ?? tail?.hash ?? e.oldHash ?? before
-                    forced = e.forced || previousHadPending || (provisionalShown[id] == nil && tail?.stale == true)
+                    // (As above: a block the last update showed in the open
+                    // tail, or provisionally, is redrawn once as it settles —
+                    // its fingerprint does not see a link's destination grow
+                    // with a definition still being typed.)
+                    forced = e.forced || previousHadPending || tail != nil || provisionalShown[id] != nil || definitionsMoved
                 }
                 if before != h || forced || !settledMisses[k].isEmpty { changed.append(id) }
             }

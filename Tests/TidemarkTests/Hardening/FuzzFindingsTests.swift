@@ -234,4 +234,21 @@ extension FuzzFindingsTests {
                     "a\rb", "```\ra\rb", "| a |\n|---|\r| b", "$$\ra\r$$"]
         FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 5], checkDiff: true)
     }
+
+    /// Session 16, the `stream` target (found without its fork, minimized
+    /// by hand): a list whose link resolves to a definition still being
+    /// typed after it settles in the append that lengthens the definition's
+    /// destination, while a new footnote definition re-emits the settled
+    /// blocks from an earlier one that missed it (the provisional path).
+    /// The list was reported kept: its fingerprint (range, node count,
+    /// first and last nodes) does not see the link's destination grow, and
+    /// the provisional diff did not redraw a block that settles from the
+    /// open tail, as the other branch does.
+    @Test func fuzz_stream_listSettlingWhileItsDefinitionGrows() {
+        let updates = FuzzFindingsTests.stream([Array("a[^1]\n\n+ [foo]\n\n[foo]: /u".utf8), Array("vw\n\n[^1]: x".utf8)],
+                                               options: .default)
+        FuzzFindingsTests.expectKeptBlocksUnchanged(updates)
+        let docs = ["a[^1]\n\n+ [foo]\n\n[foo]: /uvw\n\n[^1]: x\n", "[^2] b\n\n> [x] c\n\n[x]: <a b>\n\n[^2]: y\n"]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 3, 7], checkDiff: true)
+    }
 }
