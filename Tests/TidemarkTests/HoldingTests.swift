@@ -58,6 +58,38 @@ import Testing
         #expect(kept.count == 4 && kept[0].1.count < kept[3].1.count)
     }
 
+    /// An update held for a long time while the stream types into many
+    /// rows of one table (a spare storage gathers more changed nodes than
+    /// it keeps track of, and falls back to copying from the lowest), or
+    /// settles many blocks, then let go: the stream continues in that
+    /// storage, exact (debug builds also check every spare storage against
+    /// the current one when it is reused), and the held update shows what
+    /// it showed.
+    @Test(arguments: ["table", "blocks"])
+    func updatesHeldLongThenLetGo(shape: String) {
+        let intro = shape == "table" ? "| a | b |\n|---|---|\n| 1 | 2 |\n" : (1...10).map { "- item \($0)\n" }.joined()
+        func line(_ k: Int) -> String {
+            if shape == "table" { return "| row \(k) | *x* |\n" }
+            return k % 3 == 0 ? "  - nested \(k) with words\n" : k % 3 == 1 ? "\nParagraph \(k), a few words.\n\n" : "- item \(k) with a few words\n"
+        }
+        var stream = MarkdownStream()
+        var text = intro
+        var first: StreamUpdate? = stream.append(intro)
+        let shown = first?.document
+        var held: StreamUpdate? = nil
+        for k in 1...150 {
+            for chunk in line(k).utf8.chunked(4) { held = stream.append(bytes: Array(chunk)) }
+            text += line(k)
+            if k == 120 {
+                #expect(first?.document == shown)
+                first = nil
+            }
+        }
+        #expect(stream.document == Document(parsing: text))
+        #expect(held?.document == Document(parsing: text))
+        #expect(shown == Document(parsing: intro))
+    }
+
     /// A copied stream goes its own way: both copies settle blocks after
     /// the copy, each exact, and neither shows the other's blocks.
     @Test func copiedStreamsGoTheirOwnWays() {

@@ -3612,19 +3612,98 @@ final class StreamEngine: @unchecked Sendable {
         var source: Int
         var arena: Int
         var lines: Int
-        /// Nodes below `nodes` whose `next` link changed: the last settled
-        /// top-level block of each operation since (usually one).
-        var links: [Int32] = []
+        /// Nodes below `nodes` whose contents changed (a `next` link, an
+        /// end): the last settled top-level block of each operation since
+        /// and the ancestors of the leaves the plain paths wrote; at most
+        /// `SpareLinks.capacity`, kept in the struct (no array to count
+        /// references to or to check for uniqueness: every held append
+        /// writes them).
+        var links = SpareLinks()
 
-        init(_ storage: DocumentStorage, links: [Int32] = []) {
+        init(_ storage: DocumentStorage) {
             self.storage = storage
-            self.links = links
             nodes = storage.nodes.count
             source = storage.source.count
             arena = storage.arena.count
             lines = storage.lineStarts.count
         }
+
+        /// Its storage is current: nothing in it differs.
+        @inline(__always)
+        mutating func markCurrent() {
+            nodes = storage.nodes.count
+            source = storage.source.count
+            arena = storage.arena.count
+            lines = storage.lineStarts.count
+            links.count = 0
+        }
     }
+
+    /// Up to 32 node indices, stored inline.
+    private struct SpareLinks {
+        static let capacity = 32
+        private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+
+        @inline(__always)
+        subscript(j: Int) -> Int32 {
+            withUnsafeBytes(of: slots) { $0.load(fromByteOffset: j &* 4, as: Int32.self) }
+        }
+
+        var last: Int32? { count > 0 ? self[count - 1] : nil }
+
+        func min() -> Int32? {
+            guard count > 0 else { return nil }
+            var m = self[0]
+            for j in 1..<count { m = Swift.min(m, self[j]) }
+            return m
+        }
+
+        /// Appends `a`; false (and nothing added) when full.
+        @inline(__always)
+        mutating func append(_ a: Int32) -> Bool {
+            guard count < SpareLinks.capacity else { return false }
+            let j = count
+            withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: a, toByteOffset: j &* 4, as: Int32.self) }
+            count = j &+ 1
+            return true
+        }
+
+        /// Appends `a` unless it is there; false when it is not and the
+        /// links are full. (In place: no copy of the slots.)
+        @inline(__always)
+        mutating func insert(_ a: Int32) -> Bool {
+            let n = count
+            // (1: there; 2: added; 0: full.)
+            let r = withUnsafeMutableBytes(of: &slots) { raw -> Int in
+                var j = 0
+                while j < n {
+                    if raw.load(fromByteOffset: j &* 4, as: Int32.self) == a { return 1 }
+                    j &+= 1
+                }
+                guard n < SpareLinks.capacity else { return 0 }
+                raw.storeBytes(of: a, toByteOffset: n &* 4, as: Int32.self)
+                return 2
+            }
+            if r == 2 { count = n &+ 1 }
+            return r != 0
+        }
+
+        var array: [Int32] { (0..<count).map { self[$0] } }
+
+        /// The links, read in place (a read through `self[j]` copies the
+        /// slots).
+        @inline(__always)
+        mutating func withLinks<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+            let n = count
+            return withUnsafeMutableBytes(of: &slots) { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Int32.self), count: n))
+            }
+        }
+    }
+
     /// Empty unless readers hold published storages (a UI keeps the update
     /// it shows while the next append runs; the async front end also holds
     /// the one it has not yielded yet): at most `maxSpares`.
@@ -3655,11 +3734,15 @@ final class StreamEngine: @unchecked Sendable {
             // The leaf's ancestors below the floor (the root is always
             // copied), eight at most: else the whole tail as before.
             var a = Int32(e.leaf)
-            withUnsafeMutableBytes(of: &chain) { raw in
-                let c = raw.bindMemory(to: Int32.self)
-                while a > 0 && chainCount < 8 {
-                    if Int(a) < e.from { c[chainCount] = a; chainCount += 1 }
-                    a = storage.nodes[Int(a)].parent
+            withStorage { st in
+                st.nodes.withUnsafeBufferPointer { nodes in
+                    withUnsafeMutableBytes(of: &chain) { raw in
+                        let c = raw.bindMemory(to: Int32.self)
+                        while a > 0 && chainCount < 8 {
+                            if Int(a) < e.from { c[chainCount] = a; chainCount += 1 }
+                            a = nodes[Int(a)].parent
+                        }
+                    }
                 }
             }
             if a <= 0 {
@@ -3679,21 +3762,29 @@ final class StreamEngine: @unchecked Sendable {
                 sp[k].source = min(sp[k].source, source)
                 sp[k].arena = min(sp[k].arena, arena)
                 sp[k].lines = min(sp[k].lines, lines)
-                if link > 0 && sp[k].links.last != link { sp[k].links.append(link) }
+                var full = false
+                if link > 0 && sp[k].links.last != link { full = !sp[k].links.append(link) }
                 withUnsafeBytes(of: chain) { raw in
                     let c = raw.bindMemory(to: Int32.self)
-                    for j in 0..<chainCount where Int(c[j]) < sp[k].nodes && !sp[k].links.contains(c[j]) {
-                        sp[k].links.append(c[j])
+                    for j in 0..<chainCount where Int(c[j]) < sp[k].nodes {
+                        if !sp[k].links.insert(c[j]) { full = true }
                     }
                 }
-                if sp[k].links.count > 32 {
+                if full {
                     // (A spare held long: its nodes from the lowest link on.)
-                    sp[k].nodes = min(sp[k].nodes, Int(sp[k].links.min() ?? 0))
-                    sp[k].links.removeAll(keepingCapacity: true)
-                    if link > 0 && Int(link) < sp[k].nodes { sp[k].links.append(link) }
+                    var low = sp[k].links.min() ?? Int32.max
+                    if link > 0 { low = min(low, link) }
+                    for j in 0..<chainCount { low = min(low, chainAt(chain, j)) }
+                    sp[k].nodes = min(sp[k].nodes, Int(low))
+                    sp[k].links.count = 0
                 }
             }
         }
+    }
+
+    @inline(__always)
+    private func chainAt(_ chain: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32), _ j: Int) -> Int32 {
+        withUnsafeBytes(of: chain) { $0.bindMemory(to: Int32.self)[j] }
     }
 
     private func lowerSpareNodeFloor(_ floor: Int) {
@@ -3733,45 +3824,18 @@ final class StreamEngine: @unchecked Sendable {
         }
         // (After the switch: the storage that was current is a spare now.)
         defer { lowerSpareFloors(leafEdit: leafEdit) }
-        for k in spares.indices where isKnownUniquelyReferenced(&spares[k].storage) {
-            let y = spares[k].storage
-            let x = storage
-            let floor = max(1, spares[k].nodes)
-            let linked = spares[k].links
-            // (Through buffer pointers: a held update makes every append
-            // come here.)
-            x.source.withUnsafeBufferPointer { Self.sync(&y.source, from: $0, keeping: spares[k].source) }
-            x.nodes.withUnsafeBufferPointer { xn in
-                Self.sync(&y.nodes, from: xn, keeping: floor)
-                heldNodesCopied &+= max(0, xn.count - min(floor, y.nodes.count)) + linked.count + 1
-                // (The root, and the nodes below the floor that changed.)
-                y.nodes.withUnsafeMutableBufferPointer { yn in
-                    if !yn.isEmpty { yn[0] = xn[0] }
-                    for i in linked where Int(i) < min(floor, yn.count) { yn[Int(i)] = xn[Int(i)] }
-                }
+        // (Swaps and unretained references: a held update makes every
+        // append come here, and reference counting was most of its cost.)
+        let switched = spares.withUnsafeMutableBufferPointer { sp in
+            for k in sp.indices where isKnownUniquelyReferenced(&sp[k].storage) {
+                bringUp(&sp[k])
+                swap(&sp[k].storage, &storage)
+                sp[k].markCurrent()
+                return true
             }
-            if spares[k].arena < x.arena.count || y.arena.count != x.arena.count {
-                x.arena.withUnsafeBufferPointer { Self.sync(&y.arena, from: $0, keeping: spares[k].arena) }
-            }
-            if spares[k].lines < x.lineStarts.count || y.lineStarts.count != x.lineStarts.count {
-                x.lineStarts.withUnsafeBufferPointer { Self.sync(&y.lineStarts, from: $0, keeping: spares[k].lines) }
-            }
-            #if DEBUG
-            if !(y.source == storage.source && y.nodes == storage.nodes && y.arena == storage.arena && y.lineStarts == storage.lineStarts) {
-                let firstNode = zip(y.nodes, storage.nodes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                let firstSource = zip(y.source, storage.source).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                let firstArena = zip(y.arena, storage.arena).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                let firstLine = zip(y.lineStarts, storage.lineStarts).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                preconditionFailure("a spare storage was not brought up to date: marks \(spares[k]) counts \(y.nodes.count)/\(storage.nodes.count) \(y.source.count)/\(storage.source.count) \(y.arena.count)/\(storage.arena.count) \(y.lineStarts.count)/\(storage.lineStarts.count) first differences \(String(describing: firstNode)) \(String(describing: firstSource)) \(String(describing: firstArena)) \(String(describing: firstLine)) settled \(settledNodeStarts.suffix(3)) source \(String(decoding: storage.source, as: UTF8.self).debugDescription)")
-            }
-            #endif
-            // (Its links array is kept for the storage that becomes the spare.)
-            var links = take(&spares[k].links)
-            if !links.isEmpty { links.removeAll(keepingCapacity: true) }
-            spares[k] = Spare(storage, links: links)
-            storage = y
-            return
+            return false
         }
+        if switched { return }
         let held = Spare(storage)
         storage = DocumentStorage(source: storage.source, nodes: storage.nodes, arena: storage.arena, lineStarts: storage.lineStarts)
         if spares.count < Self.maxSpares {
@@ -3782,6 +3846,44 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
+    /// Makes the spare's storage equal the current one.
+    @inline(__always)
+    private func bringUp(_ spare: inout Spare) {
+        withStorage { x in
+            Unmanaged.passUnretained(spare.storage)._withUnsafeGuaranteedRef { y in
+                let floor = max(1, spare.nodes)
+                x.source.withUnsafeBufferPointer { Self.sync(&y.source, from: $0, keeping: spare.source) }
+                x.nodes.withUnsafeBufferPointer { xn in
+                    Self.sync(&y.nodes, from: xn, keeping: floor)
+                    heldNodesCopied &+= max(0, xn.count - min(floor, y.nodes.count)) + spare.links.count + 1
+                    // (The root, and the nodes below the floor that changed.)
+                    y.nodes.withUnsafeMutableBufferPointer { yn in
+                        if !yn.isEmpty { yn[0] = xn[0] }
+                        let top = min(floor, yn.count)
+                        spare.links.withLinks { links in
+                            for l in links where Int(l) < top { yn[Int(l)] = xn[Int(l)] }
+                        }
+                    }
+                }
+                if spare.arena < x.arena.count || y.arena.count != x.arena.count {
+                    x.arena.withUnsafeBufferPointer { Self.sync(&y.arena, from: $0, keeping: spare.arena) }
+                }
+                if spare.lines < x.lineStarts.count || y.lineStarts.count != x.lineStarts.count {
+                    x.lineStarts.withUnsafeBufferPointer { Self.sync(&y.lineStarts, from: $0, keeping: spare.lines) }
+                }
+                #if DEBUG
+                if !(y.source == x.source && y.nodes == x.nodes && y.arena == x.arena && y.lineStarts == x.lineStarts) {
+                    let firstNode = zip(y.nodes, x.nodes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    let firstSource = zip(y.source, x.source).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    let firstArena = zip(y.arena, x.arena).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    let firstLine = zip(y.lineStarts, x.lineStarts).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    preconditionFailure("a spare storage was not brought up to date: marks \(spare.nodes) \(spare.source) \(spare.arena) \(spare.lines) links \(spare.links.array) counts \(y.nodes.count)/\(x.nodes.count) \(y.source.count)/\(x.source.count) \(y.arena.count)/\(x.arena.count) \(y.lineStarts.count)/\(x.lineStarts.count) first differences \(String(describing: firstNode)) \(String(describing: firstSource)) \(String(describing: firstArena)) \(String(describing: firstLine)) settled \(settledNodeStarts.suffix(3)) source \(String(decoding: x.source, as: UTF8.self).debugDescription)")
+                }
+                #endif
+            }
+        }
+    }
+
     /// Makes `y` equal `x`, which it equals below `mark` already.
     private static func sync<T>(_ y: inout [T], from x: UnsafeBufferPointer<T>, keeping mark: Int) {
         let m = min(mark, y.count, x.count)
@@ -3789,11 +3891,23 @@ final class StreamEngine: @unchecked Sendable {
         if m < common {
             // (What both have past the mark is written over in place.)
             y.withUnsafeMutableBufferPointer { yb in
-                (yb.baseAddress! + m).update(from: x.baseAddress! + m, count: common - m)
+                if common - m <= 4 {
+                    // (A few: no call to memmove.)
+                    for i in m..<common { yb[i] = x[i] }
+                } else {
+                    (yb.baseAddress! + m).update(from: x.baseAddress! + m, count: common - m)
+                }
             }
         }
         if common < y.count { y.removeLast(y.count - common) }
-        if common < x.count { y.append(contentsOf: UnsafeBufferPointer(rebasing: x[common...])) }
+        if common < x.count {
+            if x.count - common <= 8 && y.capacity - y.count >= x.count - common {
+                // (A few: one by one, cheaper than the generic append.)
+                for i in common..<x.count { y.append(x[i]) }
+            } else {
+                y.append(contentsOf: UnsafeBufferPointer(rebasing: x[common...]))
+            }
+        }
     }
 
     // MARK: Settling
