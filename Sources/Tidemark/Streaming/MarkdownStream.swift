@@ -3635,7 +3635,7 @@ final class StreamEngine: @unchecked Sendable {
             source = storage.source.count
             arena = storage.arena.count
             lines = storage.lineStarts.count
-            links.count = 0
+            links.clear()
         }
     }
 
@@ -3645,14 +3645,22 @@ final class StreamEngine: @unchecked Sendable {
         private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        private(set) var count = 0
+        /// The last link appended (-1 when there is none).
+        private var lastLink: Int32 = -1
 
         @inline(__always)
         subscript(j: Int) -> Int32 {
             withUnsafeBytes(of: slots) { $0.load(fromByteOffset: j &* 4, as: Int32.self) }
         }
 
-        var last: Int32? { count > 0 ? self[count - 1] : nil }
+        var last: Int32? { count > 0 ? lastLink : nil }
+
+        @inline(__always)
+        mutating func clear() {
+            count = 0
+            lastLink = -1
+        }
 
         func min() -> Int32? {
             guard count > 0 else { return nil }
@@ -3668,6 +3676,7 @@ final class StreamEngine: @unchecked Sendable {
             let j = count
             withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: a, toByteOffset: j &* 4, as: Int32.self) }
             count = j &+ 1
+            lastLink = a
             return true
         }
 
@@ -3687,7 +3696,7 @@ final class StreamEngine: @unchecked Sendable {
                 raw.storeBytes(of: a, toByteOffset: n &* 4, as: Int32.self)
                 return 2
             }
-            if r == 2 { count = n &+ 1 }
+            if r == 2 { count = n &+ 1; lastLink = a }
             return r != 0
         }
 
@@ -3725,35 +3734,35 @@ final class StreamEngine: @unchecked Sendable {
     private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int)? = nil) {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
-        if let r = provisionalFrom { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
-        let link = Int32(settledNodeStarts.last ?? 0)
-        var (source, arena, lines) = (stableCount, settledArenaCount, syncedLineStarts)
-        var chain = (Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1), Int32(-1))
-        var chainCount = 0
-        if let e = leafEdit, provisionalFrom == nil, e.from >= nodeFloor {
-            // The leaf's ancestors below the floor (the root is always
-            // copied), eight at most: else the whole tail as before.
-            var a = Int32(e.leaf)
-            withStorage { st in
+        let provisional = provisionalFrom
+        if let r = provisional { nodeFloor = min(nodeFloor, r > 0 ? settledNodeStarts[r - 1] : 1) }
+        let link = Int32(truncatingIfNeeded: settledNodeStarts.last ?? 0)
+        var (arena, lines) = (settledArenaCount, syncedLineStarts)
+        let source = min(stableCount, storage.source.count)
+        // The leaf whose ancestors below `chainFrom` changed (the root is
+        // always copied), eight at most: else the whole tail as before.
+        var chainLeaf: Int32 = 0
+        var chainFrom = 0
+        if let e = leafEdit, provisional == nil, e.from >= nodeFloor {
+            let short = withStorage { st in
                 st.nodes.withUnsafeBufferPointer { nodes in
-                    withUnsafeMutableBytes(of: &chain) { raw in
-                        let c = raw.bindMemory(to: Int32.self)
-                        while a > 0 && chainCount < 8 {
-                            if Int(a) < e.from { c[chainCount] = a; chainCount += 1 }
-                            a = nodes[Int(a)].parent
-                        }
+                    var a = Int32(truncatingIfNeeded: e.leaf)
+                    var n = 0
+                    while a > 0 && n < 8 {
+                        if Int(a) < e.from { n &+= 1 }
+                        a = nodes[Int(a)].parent
                     }
+                    return a <= 0
                 }
             }
-            if a <= 0 {
+            if short {
                 nodeFloor = e.from
                 arena = storage.arena.count
                 lines = storage.lineStarts.count
-            } else {
-                chainCount = 0
+                chainLeaf = Int32(truncatingIfNeeded: e.leaf)
+                chainFrom = e.from
             }
         }
-        source = min(source, storage.source.count)
         // (Through one buffer pointer: every append runs this while a
         // reader holds an update.)
         spares.withUnsafeMutableBufferPointer { sp in
@@ -3764,27 +3773,29 @@ final class StreamEngine: @unchecked Sendable {
                 sp[k].lines = min(sp[k].lines, lines)
                 var full = false
                 if link > 0 && sp[k].links.last != link { full = !sp[k].links.append(link) }
-                withUnsafeBytes(of: chain) { raw in
-                    let c = raw.bindMemory(to: Int32.self)
-                    for j in 0..<chainCount where Int(c[j]) < sp[k].nodes {
-                        if !sp[k].links.insert(c[j]) { full = true }
+                var low = link > 0 ? link : Int32.max
+                if chainLeaf > 0 {
+                    let floor = min(chainFrom, sp[k].nodes)
+                    withStorage { st in
+                        st.nodes.withUnsafeBufferPointer { nodes in
+                            var a = chainLeaf
+                            while a > 0 {
+                                if Int(a) < floor {
+                                    if !sp[k].links.insert(a) { full = true }
+                                    low = min(low, a)
+                                }
+                                a = nodes[Int(a)].parent
+                            }
+                        }
                     }
                 }
                 if full {
                     // (A spare held long: its nodes from the lowest link on.)
-                    var low = sp[k].links.min() ?? Int32.max
-                    if link > 0 { low = min(low, link) }
-                    for j in 0..<chainCount { low = min(low, chainAt(chain, j)) }
-                    sp[k].nodes = min(sp[k].nodes, Int(low))
-                    sp[k].links.count = 0
+                    sp[k].nodes = min(sp[k].nodes, Int(min(low, sp[k].links.min() ?? Int32.max)))
+                    sp[k].links.clear()
                 }
             }
         }
-    }
-
-    @inline(__always)
-    private func chainAt(_ chain: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32), _ j: Int) -> Int32 {
-        withUnsafeBytes(of: chain) { $0.bindMemory(to: Int32.self)[j] }
     }
 
     private func lowerSpareNodeFloor(_ floor: Int) {
