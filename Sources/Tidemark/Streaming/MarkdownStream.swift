@@ -3896,6 +3896,7 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Makes `y` equal `x`, which it equals below `mark` already.
+    @inline(__always)
     private static func sync<T>(_ y: inout [T], from x: UnsafeBufferPointer<T>, keeping mark: Int) {
         let m = min(mark, y.count, x.count)
         let common = min(y.count, x.count)
