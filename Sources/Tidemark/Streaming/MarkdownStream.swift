@@ -235,7 +235,13 @@ final class StreamEngine: @unchecked Sendable {
         e.nextID = nextID
         e.provisionalShown = provisionalShown
         e.publishedPending = publishedPending
-        e.footnoteSignature = footnoteSignature
+        e.footnoteNumbers = footnoteNumbers
+        e.footnoteIndex = footnoteIndex
+        e.footnoteIndexEnd = footnoteIndexEnd
+        e.footnoteKeyIDs = footnoteKeyIDs
+        e.footnoteIndexVersion = footnoteIndexVersion
+        e.numberedIndexVersion = numberedIndexVersion
+        e.numberedTail = numberedTail
         e.lastLayout = lastLayout
         e.lastLayoutProvisional = lastLayoutProvisional
         e.lastDiff = lastDiff
@@ -2754,6 +2760,9 @@ final class StreamEngine: @unchecked Sendable {
     /// How many nodes appends copied into a spare storage while readers
     /// held the documents before (`reclaimHeld`), for the same kind of test.
     @exclusivity(unchecked) private(set) var heldNodesCopied = 0
+    /// Nodes footnote renumbering looked at (for the tests: the footnote
+    /// index keeps it from growing with the document at every snapshot).
+    @exclusivity(unchecked) private(set) var footnoteNodesScanned = 0
     /// How many appends split and emitted the trailing table row's cells
     /// again (`emitRowTail`), for the same kind of test.
     @exclusivity(unchecked) private(set) var rowPasses = 0
@@ -4000,8 +4009,23 @@ final class StreamEngine: @unchecked Sendable {
     /// Whether the last snapshot showed pending bytes (an incomplete UTF-8
     /// sequence as U+FFFD): the next one may show other bytes in that place.
     @exclusivity(unchecked) private var publishedPending = false
-    /// The footnote numbers of the last snapshot, in document order.
-    @exclusivity(unchecked) private var footnoteSignature: [Int32] = []
+    /// The footnote numbers of the last snapshot, in document order: each
+    /// footnote node's index, number and second number.
+    @exclusivity(unchecked) private var footnoteNumbers: [(node: Int32, number: Int32, number2: Int32, b: ByteRef)] = []
+    @exclusivity(unchecked) private var footnoteNumbersScratch: [(node: Int32, number: Int32, number2: Int32, b: ByteRef)] = []
+    /// `footnoteIndexVersion` and the labels of the footnotes after the
+    /// settled ones when `footnoteNumbers` was computed.
+    @exclusivity(unchecked) private var numberedIndexVersion = -1
+    @exclusivity(unchecked) private var numberedTail: [(key: Int32, definition: Bool)] = []
+    /// Moves whenever `footnoteIndex` gains or loses a node.
+    @exclusivity(unchecked) private var footnoteIndexVersion = 0
+    /// The footnote references and definitions among the settled nodes
+    /// below `footnoteIndexEnd`, in document order, with their labels' ids
+    /// (`footnoteKeyIDs`): what renumbering visits instead of every node.
+    @exclusivity(unchecked) private var footnoteIndex: [(node: Int32, key: Int32)] = []
+    @exclusivity(unchecked) private var footnoteIndexEnd = 1
+    @exclusivity(unchecked) private var footnoteKeyIDs: [[UInt8]: Int32] = [:]
+    @exclusivity(unchecked) private var footnoteTailScratch: [(node: Int32, key: Int32)] = []
 
     private func settle(_ source: Bytes) {
         // (`appendNewBlockLine` may have settled blocks before it gave up:
@@ -4054,6 +4078,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         if let r = rebuildFrom {
             lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
+            forgetFootnoteIndex(from: settledNodeStarts[r])
             oldHashes = Array(settledHashes[r...])
             oldMisses = Array(settledMisses[r...])
             blocksToEmit = Array(settledBlocks[r...])
@@ -4406,6 +4431,7 @@ final class StreamEngine: @unchecked Sendable {
             var arenaCursor = settledArenaCount
             if let r = provisional {
                 lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
+                forgetFootnoteIndex(from: settledNodeStarts[r])
                 nodes.removeSubrange(settledNodeStarts[r]...)
                 arena.removeSubrange(settledArenaCount...)
                 provisionalFrom = r
@@ -4469,8 +4495,8 @@ final class StreamEngine: @unchecked Sendable {
         var renumbered: [Int] = []
         if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
             renumbered = renumberFootnotes(provisional: provisional, tailTops: tailTops)
-        } else if !footnoteSignature.isEmpty {
-            footnoteSignature = []
+        } else if !footnoteNumbers.isEmpty {
+            footnoteNumbers = []
         }
         publishDiff(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
                     previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
@@ -4564,27 +4590,164 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
-    /// Renumbers the footnotes of the storage; returns the top-level blocks
+    /// Renumbers the footnotes of the storage, in place, as the batch parser
+    /// does (`BlockParser.renumberFootnotes`); returns the top-level blocks
     /// (indices in the layout) holding a footnote when a number moved.
+    ///
+    /// It visits the footnote nodes, not the document: those of the
+    /// settled blocks are kept in `footnoteIndex` (extended as blocks
+    /// settle, cut back where settled blocks are emitted again), those of
+    /// the rest are found by a scan of the nodes after them. So a stream
+    /// with footnotes costs each snapshot its footnotes and its tail.
     private func renumberFootnotes(provisional: Int?, tailTops: [Int]) -> [Int] {
-        storage = parser.renumberFootnotes(storage)
-        let snapshot = storage
-        // (Numbers anywhere in the document may change.)
-        lowerSpareNodeFloor(1)
-        var signature: [Int32] = []
+        // (With provisional blocks: the settled nodes before them.)
+        let prefixEnd = provisional.map { settledNodeStarts[$0] } ?? settledNodeCount
+        forgetFootnoteIndex(from: prefixEnd)
+        var tail = take(&footnoteTailScratch)
+        tail.removeAll(keepingCapacity: true)
+        var numbers = take(&footnoteNumbersScratch)
+        numbers.removeAll(keepingCapacity: true)
+        defer {
+            footnoteTailScratch = tail
+            footnoteNumbersScratch = footnoteNumbers
+            footnoteNumbers = numbers
+        }
+        var lowestWrite = Int.max
+        var unchanged = false
+        // The nodes whose numbers this changed (or that were emitted again
+        // and got theirs back).
+        var written: [Int32] = []
+        withStorage { st in
+            st.source.withUnsafeBufferPointer { src in
+                st.arena.withUnsafeBufferPointer { arena in
+                    st.nodes.withUnsafeMutableBufferPointer { nodes in
+                        @inline(__always) func isFootnote(_ i: Int) -> Bool {
+                            nodes[i].kind == .footnoteReference || nodes[i].kind == .footnoteDefinition
+                        }
+                        @inline(__always) func write(_ i: Int, _ n: Int32, _ n2: Int32, _ b: ByteRef?) {
+                            if nodes[i].number != n || nodes[i].number2 != n2 || (b != nil && nodes[i].b != b!) {
+                                nodes[i].number = n
+                                nodes[i].number2 = n2
+                                if let b { nodes[i].b = b }
+                                lowestWrite = min(lowestWrite, i)
+                                written.append(Int32(i))
+                            }
+                        }
+                        func key(_ i: Int) -> Int32 {
+                            let a = nodes[i].a
+                            let k = a.isArena ? LinkScan.normalizeLabel(arena, a.start, a.end) : LinkScan.normalizeLabel(src, a.start, a.end)
+                            if let id = footnoteKeyIDs[k] { return id }
+                            let id = Int32(footnoteKeyIDs.count)
+                            footnoteKeyIDs[k] = id
+                            return id
+                        }
+                        let indexed = footnoteIndex.count
+                        footnoteNodesScanned &+= max(0, prefixEnd - footnoteIndexEnd) + (nodes.count - prefixEnd)
+                        for i in footnoteIndexEnd..<prefixEnd where isFootnote(i) { footnoteIndex.append((Int32(i), key(i))) }
+                        if footnoteIndex.count > indexed { footnoteIndexVersion &+= 1 }
+                        footnoteIndexEnd = max(footnoteIndexEnd, prefixEnd)
+                        for i in prefixEnd..<nodes.count where isFootnote(i) { tail.append((Int32(i), key(i))) }
+                        // The same footnotes as the last snapshot (the settled
+                        // ones unchanged, the others with the same labels in
+                        // the same order): the same numbers. The nodes after
+                        // the settled ones, emitted again, get theirs back.
+                        if footnoteIndexVersion == numberedIndexVersion && footnoteNumbers.count == footnoteIndex.count + tail.count
+                            && tail.count == numberedTail.count
+                            && zip(tail, numberedTail).allSatisfy({ $0.key == $1.key && (nodes[Int($0.node)].kind == .footnoteDefinition) == $1.definition }) {
+                            for (j, e) in tail.enumerated() {
+                                let v = footnoteNumbers[footnoteIndex.count + j]
+                                write(Int(e.node), v.number, v.number2, nodes[Int(e.node)].kind == .footnoteReference ? v.b : nil)
+                            }
+                            numbers.append(contentsOf: footnoteNumbers)
+                            unchanged = true
+                            return
+                        }
+                        numberedIndexVersion = footnoteIndexVersion
+                        numberedTail.removeAll(keepingCapacity: true)
+                        for e in tail { numberedTail.append((e.key, nodes[Int(e.node)].kind == .footnoteDefinition)) }
+                        // The first definition of each label, then the
+                        // references in document order (as the batch parser).
+                        let keyCount = footnoteKeyIDs.count
+                        var definition = [Int32](repeating: -1, count: keyCount)
+                        var number = [Int32](repeating: 0, count: keyCount)
+                        var count = [Int32](repeating: 0, count: keyCount)
+                        for list in [footnoteIndex, tail] {
+                            for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition && definition[Int(k)] < 0 {
+                                definition[Int(k)] = i
+                            }
+                        }
+                        var next: Int32 = 1
+                        for list in [footnoteIndex, tail] {
+                            for (i, k) in list where nodes[Int(i)].kind == .footnoteReference {
+                                let d = definition[Int(k)]
+                                guard d >= 0 else {
+                                    write(Int(i), 0, 0, .empty)
+                                    continue
+                                }
+                                if number[Int(k)] == 0 {
+                                    number[Int(k)] = next
+                                    next += 1
+                                }
+                                count[Int(k)] += 1
+                                write(Int(i), number[Int(k)], count[Int(k)], nodes[Int(d)].a)
+                            }
+                        }
+                        for list in [footnoteIndex, tail] {
+                            for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition {
+                                let first = definition[Int(k)] == i
+                                write(Int(i), first ? number[Int(k)] : 0, first ? count[Int(k)] : 0, nil)
+                            }
+                        }
+                        for list in [footnoteIndex, tail] {
+                            for (i, _) in list { numbers.append((i, nodes[Int(i)].number, nodes[Int(i)].number2, nodes[Int(i)].b)) }
+                        }
+                    }
+                }
+            }
+        }
+        // (Readers may hold updates: the spares copy what was written.)
+        if lowestWrite < Int.max { lowerSpareNodeFloor(lowestWrite) }
+        #if DEBUG
+        let batch = parser.renumberFootnotes(storage)
+        precondition(batch.nodes == storage.nodes, "incremental footnote numbering differs from the batch parser's")
+        #endif
+        guard !unchanged, !written.isEmpty else { return [] }
+        // The top-level blocks holding a footnote whose numbers changed
+        // (the starts of the layout's blocks: settled, provisional, then
+        // the tail) — not every block with a footnote: a reference typed
+        // at the end moves the numbers of its definition at most.
+        written.sort()
+        let settledCount = provisional ?? settledNodeStarts.count
+        let provisionalCount = provisional == nil ? 0 : provisionalStarts.count
+        func top(_ k: Int) -> Int {
+            if k < settledCount { return settledNodeStarts[k] }
+            if k < settledCount + provisionalCount { return provisionalStarts[k - settledCount] }
+            return tailTops[k - settledCount - provisionalCount]
+        }
+        let topCount = settledCount + provisionalCount + tailTops.count
         var holders: [Int] = []
-        let tops = (provisional == nil ? Array(settledNodeStarts) : Array(settledNodeStarts[..<provisional!]) + provisionalStarts) + tailTops
-        var k = 0
-        for i in snapshot.nodes.indices {
-            let n = snapshot.nodes[i]
-            guard n.kind == .footnoteReference || n.kind == .footnoteDefinition else { continue }
-            signature.append(n.number)
-            signature.append(n.number2)
-            while k + 1 < tops.count && tops[k + 1] <= i { k += 1 }
+        for i in written {
+            // The last block starting at or before the node.
+            var lo = 0, hi = topCount
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if top(mid) <= Int(i) { lo = mid + 1 } else { hi = mid }
+            }
+            let k = max(0, lo - 1)
             if holders.last != k { holders.append(k) }
         }
-        defer { footnoteSignature = signature }
-        return signature != footnoteSignature ? holders : []
+        return holders
+    }
+
+    /// Settled nodes from `floor` on are emitted again: the footnote index
+    /// forgets them.
+    private func forgetFootnoteIndex(from floor: Int) {
+        guard footnoteIndexEnd > floor else { return }
+        footnoteIndexEnd = floor
+        while let last = footnoteIndex.last, Int(last.node) >= floor {
+            footnoteIndex.removeLast()
+            footnoteIndexVersion &+= 1
+        }
     }
 
     /// Ids and the diff of a snapshot: only blocks this append touched are
