@@ -36,4 +36,25 @@ import Testing
         let scanned = stream.engine.footnoteNodesScanned
         #expect(scanned <= 30 * nodes, "\(scanned) nodes scanned for \(nodes) nodes")
     }
+
+    /// In a document with footnotes, a paragraph with no `[^` in it is
+    /// parsed again on its own (its passes move no footnote number); one
+    /// where a reference is typed takes the exact way, and is numbered.
+    @Test func paragraphsWithoutReferencesTakeTheParagraphPath() {
+        var stream = MarkdownStream()
+        let intro = "Cited.[^1]\n\n[^1]: A source.\n\nThen"
+        stream.append(intro)
+        let before = stream.engine.paragraphPasses
+        let typed = " a paragraph with *emphasis*, `code`, more *words* typed in pieces\nand a line with [a link](https://example.com)."
+        for chunk in typed.utf8.chunked(4) { stream.append(bytes: Array(chunk)) }
+        let passes = stream.engine.paragraphPasses - before
+        #expect(passes >= 10, "\(passes) paragraph passes")
+        #expect(stream.document == Document(parsing: intro + typed))
+        var text = intro + typed
+        for chunk in " Again.[^1] And [^2] not.".utf8.chunked(3) {
+            stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(stream.document == Document(parsing: text))
+        }
+    }
 }

@@ -109,6 +109,10 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var settledIDs: GrowingList<BlockID> = []
     @exclusivity(unchecked) private var settledHashes: [Int] = []
     @exclusivity(unchecked) private var settledMisses: [Set<[UInt8]>] = []
+    /// The settled blocks whose misses are not empty, in order: what a new
+    /// definition is checked against (a block stops missing a label once
+    /// it is emitted again with it; the rest miss nothing).
+    @exclusivity(unchecked) private var missingBlocks: [Int] = []
     @exclusivity(unchecked) private var settledNodeCount = 1
     @exclusivity(unchecked) private var settledArenaCount = 0
     @exclusivity(unchecked) private var definitionsSeen = 0
@@ -191,6 +195,7 @@ final class StreamEngine: @unchecked Sendable {
         e.settledIDs = GrowingList(Array(settledIDs))
         e.settledHashes = settledHashes
         e.settledMisses = settledMisses
+        e.missingBlocks = missingBlocks
         e.settledNodeCount = settledNodeCount
         e.settledArenaCount = settledArenaCount
         e.definitionsSeen = definitionsSeen
@@ -2850,8 +2855,7 @@ final class StreamEngine: @unchecked Sendable {
     /// Only the paragraph's inlines are parsed again, not its whole
     /// top-level block (a long list or a quote).
     private func appendToParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty
-        else { return false }
+        guard trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
         let sourceCount = storage.source.count
@@ -2862,13 +2866,38 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
               trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
-        guard Normalizer.isClean(bytes), leafLineDecided(bytes) else { return false }
+        guard Normalizer.isClean(bytes), leafLineDecided(bytes), lastFootnoteKeys.isEmpty || paragraphHoldsNoFootnote(bytes)
+        else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
+    }
+
+    /// Whether the trailing paragraph's source and `bytes` after it hold no
+    /// `[^`: the paragraph then holds no footnote reference and misses no
+    /// footnote label, so parsing it again moves no footnote number (the
+    /// paragraph paths run in a document with footnotes only then).
+    private func paragraphHoldsNoFootnote(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = trailingParagraphLines.first else { return false }
+        var previous: UInt8 = 0
+        let start = Int(first.start)
+        let clean = storage.source.withUnsafeBufferPointer { source in
+            guard start <= source.count else { return false }
+            for b in UnsafeBufferPointer(rebasing: source[start...]) {
+                if b == UInt8(ascii: "^") && previous == UInt8(ascii: "[") { return false }
+                previous = b
+            }
+            return true
+        }
+        guard clean else { return false }
+        for b in bytes {
+            if b == UInt8(ascii: "^") && previous == UInt8(ascii: "[") { return false }
+            previous = b
+        }
+        return true
     }
 
     /// The fifth fast path: the first bytes of a new line of the trailing
@@ -2886,7 +2915,8 @@ final class StreamEngine: @unchecked Sendable {
     /// the root's end moves.
     private func appendNewParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed, trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty,
-              lastFootnoteKeys.isEmpty, !publishedPending, !placeholderShown, let last = trailingParagraphLines.last
+              !publishedPending, !placeholderShown, let last = trailingParagraphLines.last,
+              lastFootnoteKeys.isEmpty || paragraphHoldsNoFootnote(bytes)
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
@@ -4040,11 +4070,9 @@ final class StreamEngine: @unchecked Sendable {
         var rebuildFrom = provisionalFrom
         provisionalFrom = nil
         if p.definitions.count != definitionsSeen || p.footnoteKeys.count != footnotesSeen {
-            for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
-                if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
-                    rebuildFrom = min(rebuildFrom ?? k, k)
-                    break
-                }
+            for k in missingBlocks where settledMisses[k].contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+                rebuildFrom = min(rebuildFrom ?? k, k)
+                break
             }
             definitionsSeen = p.definitions.count
             footnotesSeen = p.footnoteKeys.count
@@ -4088,6 +4116,7 @@ final class StreamEngine: @unchecked Sendable {
             settledBlocks.removeSubrange(r...)
             settledNodeStarts.removeSubrange(r...)
             settledMisses.removeSubrange(r...)
+            while let last = missingBlocks.last, last >= r { missingBlocks.removeLast() }
             settledHashes.removeSubrange(r...)
         }
         // Blocks settling now that the last update showed as they are final
@@ -4156,6 +4185,7 @@ final class StreamEngine: @unchecked Sendable {
             }
             settledBlocks.append(blk)
             settledNodeStarts.append(start)
+            if !misses.isEmpty { missingBlocks.append(settledMisses.count) }
             settledMisses.append(misses)
             let h = StreamEngine.nodeHash(nodes, start, end)
             settledHashes.append(h)
@@ -4517,8 +4547,8 @@ final class StreamEngine: @unchecked Sendable {
 
     /// The first settled block that missed a label the parser defines now.
     private func firstSettledBlockResolved(by p: BlockParser) -> Int? {
-        for (k, misses) in settledMisses.enumerated() where !misses.isEmpty {
-            if misses.contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) { return k }
+        for k in missingBlocks where settledMisses[k].contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+            return k
         }
         return nil
     }
