@@ -95,6 +95,18 @@ def footnote_refs(n):
     return "[^1]" * n + "\n\n[^1]: the note\n"
 
 
+def citations(n):
+    # A model's answer with citations: each paragraph cites a source, the
+    # definitions follow every four paragraphs (streamed, every snapshot
+    # renumbers the footnotes).
+    out = []
+    for i in range(1, n + 1):
+        out.append(f"Paragraph {i} says something *worth* citing.[^{i}] And it goes on.\n\n")
+        if i % 4 == 0:
+            out.append("".join(f"[^{k}]: Source {k}, https://example.com/{k}\n" for k in range(i - 3, i + 1)) + "\n")
+    return "".join(out)
+
+
 def footnote_defs(n):
     defs = "".join(f"[^n{i}]: note {i} [^n{(i + 1) % n}]\n\n" for i in range(n))
     return " ".join(f"[^n{i}]" for i in range(n)) + "\n\n" + defs
@@ -186,6 +198,7 @@ CASES = [
     ("stream: long paragraph of [n] citations", 2_000, lambda n: "Some words here [1] and more text [2] about it. " * n,
      "stream", GFM),
     # A [ that never closes: resume points hold it (linear since session 8).
+    ("stream: n paragraphs citing footnotes, defined after every 4", 2_000, citations, "stream", GFM),
     ("stream: paragraph after an unclosed [", 2_000, lambda n: "x [ " + "word *em* `c` more " * n, "stream", GFM),
     # Known quadratic: closers that take the waiting openers one by one (each
     # wraps all that follows its opener, so the paragraph's tail is parsed
