@@ -4451,11 +4451,11 @@ final class StreamEngine: @unchecked Sendable {
                 lastDefinitionsVersion = p.definitionsVersion
             }
             let inline = inlineParser(p)
-            let footnotesActive = options.contains(.footnotes) && !p.footnoteKeys.isEmpty
             // (A definition that arrived with complete lines is in the
             // checkpoint already: `definitionsMoved` sees it, and the closed
-            // blocks of the tail that missed it must be emitted again.)
-            let reuse = tailLogValid && justSettled.isEmpty && provisional == nil && !definitionsAdded && !footnotesActive
+            // blocks of the tail that missed it must be emitted again. The
+            // footnote numbers in kept nodes are renumbered in place.)
+            let reuse = tailLogValid && justSettled.isEmpty && provisional == nil && !definitionsAdded
                 && !definitionsMoved
             var cursor = settledNodeCount
             var arenaCursor = settledArenaCount
