@@ -57,4 +57,23 @@ import Testing
             #expect(stream.document == Document(parsing: text))
         }
     }
+
+    /// In a document with footnotes, rows with no `[^` take the table
+    /// paths (a cell, a row, a new row); a row where a reference is typed
+    /// takes the exact way, and is numbered.
+    @Test func tableRowsWithoutReferencesTakeTheRowPaths() {
+        var stream = MarkdownStream()
+        let intro = "Cited.[^1]\n\n[^1]: A source.\n\n| Name | Notes |\n|---|---|\n"
+        stream.append(intro)
+        let before = stream.engine.rowPasses
+        var text = intro
+        let typed = (1...12).map { "| row \($0) | some *notes* and `code` |\n" }.joined() + "| cited | see[^1] here |\n"
+        for chunk in typed.utf8.chunked(4) {
+            stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(stream.document == Document(parsing: text))
+        }
+        let passes = stream.engine.rowPasses - before
+        #expect(passes >= 20, "\(passes) row passes")
+    }
 }

@@ -1785,7 +1785,7 @@ final class StreamEngine: @unchecked Sendable {
     /// of it, and the empty cells after it move to the new end; the next
     /// plain bytes take `appendPlainTextAgain`.
     private func appendToEmptyCell(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
+        guard !bytes.isEmpty, bytes.count <= 256, !lastTailIDs.isEmpty else { return false }
         // A pipe, after spaces and tabs only; then the content, but its
         // leading and trailing spaces and tabs.
         var pipe = -1
@@ -1803,7 +1803,8 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard PlainText.isInertRun(bytes, first, last), ascii || Normalizer.isClean(bytes) else { return false }
         let sourceCount = storage.source.count
-        guard let row = trailingTableRow(endingAt: sourceCount) else { return false }
+        guard let row = trailingTableRow(endingAt: sourceCount),
+              lastFootnoteKeys.isEmpty || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
         let rowStart = Int(trailingRow.start)
         // Where the source's trailing spaces and tabs start.
         var k = sourceCount
@@ -2809,8 +2810,8 @@ final class StreamEngine: @unchecked Sendable {
     /// `|` (in a table's body, a line that starts with a pipe is a row): a
     /// new row with its cells, as many as the table has columns.
     private func appendNewTableRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterTableRowLineFeed, !bytes.isEmpty, bytes.count <= 4096, bytes[0] == UInt8(ascii: "|"),
-              lastFootnoteKeys.isEmpty, trailingTableNode > 0 else { return false }
+        guard afterTableRowLineFeed, !bytes.isEmpty, bytes.count <= 4096, bytes[0] == UInt8(ascii: "|"), trailingTableNode > 0,
+              lastFootnoteKeys.isEmpty || noFootnoteReference(from: storage.source.count, bytes) else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let t = trailingTableNode
         let sourceCount = storage.source.count
@@ -2882,8 +2883,14 @@ final class StreamEngine: @unchecked Sendable {
     /// paragraph paths run in a document with footnotes only then).
     private func paragraphHoldsNoFootnote(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = trailingParagraphLines.first else { return false }
+        return noFootnoteReference(from: Int(first.start), bytes)
+    }
+
+    /// Whether the source from `start` on and `bytes` after it hold no `[^`
+    /// (see `paragraphHoldsNoFootnote`; the table paths check the trailing
+    /// row the same way).
+    private func noFootnoteReference(from start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0
-        let start = Int(first.start)
         let clean = storage.source.withUnsafeBufferPointer { source in
             guard start <= source.count else { return false }
             for b in UnsafeBufferPointer(rebasing: source[start...]) {
@@ -3265,10 +3272,10 @@ final class StreamEngine: @unchecked Sendable {
     /// trailing table's last row, when that row's structure is decided:
     /// only that row is emitted again, not the table.
     private func appendToTableRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty
-        else { return false }
+        guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
-        guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes) else { return false }
+        guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes),
+              lastFootnoteKeys.isEmpty || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
         // Plain bytes, then a pipe: the plain bytes extend the open cell's
         // text (`appendPlainText`; the row, its node and its state stay as
         // this path needs them), and the pipe and what follows close it and
