@@ -4644,13 +4644,18 @@ final class StreamEngine: @unchecked Sendable {
         tail.removeAll(keepingCapacity: true)
         var numbers = take(&footnoteNumbersScratch)
         numbers.removeAll(keepingCapacity: true)
+        var unchanged = false
         defer {
             footnoteTailScratch = tail
-            footnoteNumbersScratch = footnoteNumbers
-            footnoteNumbers = numbers
+            // (Unchanged: the numbers stay; no copy of them per snapshot.)
+            if unchanged {
+                footnoteNumbersScratch = numbers
+            } else {
+                footnoteNumbersScratch = footnoteNumbers
+                footnoteNumbers = numbers
+            }
         }
         var lowestWrite = Int.max
-        var unchanged = false
         // The nodes whose numbers this changed (or that were emitted again
         // and got theirs back).
         var written: [Int32] = []
@@ -4695,7 +4700,6 @@ final class StreamEngine: @unchecked Sendable {
                                 let v = footnoteNumbers[footnoteIndex.count + j]
                                 write(Int(e.node), v.number, v.number2, nodes[Int(e.node)].kind == .footnoteReference ? v.b : nil)
                             }
-                            numbers.append(contentsOf: footnoteNumbers)
                             unchanged = true
                             return
                         }
@@ -4704,17 +4708,18 @@ final class StreamEngine: @unchecked Sendable {
                         for e in tail { numberedTail.append((e.key, nodes[Int(e.node)].kind == .footnoteDefinition)) }
                         // The first definition of each label, then the
                         // references in document order (as the batch parser).
+                        let lists = [footnoteIndex, tail]
                         let keyCount = footnoteKeyIDs.count
                         var definition = [Int32](repeating: -1, count: keyCount)
                         var number = [Int32](repeating: 0, count: keyCount)
                         var count = [Int32](repeating: 0, count: keyCount)
-                        for list in [footnoteIndex, tail] {
+                        for list in lists {
                             for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition && definition[Int(k)] < 0 {
                                 definition[Int(k)] = i
                             }
                         }
                         var next: Int32 = 1
-                        for list in [footnoteIndex, tail] {
+                        for list in lists {
                             for (i, k) in list where nodes[Int(i)].kind == .footnoteReference {
                                 let d = definition[Int(k)]
                                 guard d >= 0 else {
@@ -4729,13 +4734,13 @@ final class StreamEngine: @unchecked Sendable {
                                 write(Int(i), number[Int(k)], count[Int(k)], nodes[Int(d)].a)
                             }
                         }
-                        for list in [footnoteIndex, tail] {
+                        for list in lists {
                             for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition {
                                 let first = definition[Int(k)] == i
                                 write(Int(i), first ? number[Int(k)] : 0, first ? count[Int(k)] : 0, nil)
                             }
                         }
-                        for list in [footnoteIndex, tail] {
+                        for list in lists {
                             for (i, _) in list { numbers.append((i, nodes[Int(i)].number, nodes[Int(i)].number2, nodes[Int(i)].b)) }
                         }
                     }
