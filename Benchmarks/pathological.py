@@ -107,6 +107,19 @@ def citations(n):
     return "".join(out)
 
 
+def reference_citations(n):
+    # The same with reference links: the definitions a model writes under
+    # its answer (streamed, a definition in the tail resolves references in
+    # settled paragraphs; until session 18 every snapshot compared and
+    # copied the whole table of definitions).
+    out = []
+    for i in range(1, n + 1):
+        out.append(f"Paragraph {i} says something *worth* citing [src{i}]. And it goes on.\n\n")
+        if i % 4 == 0:
+            out.append("".join(f'[src{k}]: https://example.com/{k} "Source {k}"\n' for k in range(i - 3, i + 1)) + "\n")
+    return "".join(out)
+
+
 def footnote_defs(n):
     defs = "".join(f"[^n{i}]: note {i} [^n{(i + 1) % n}]\n\n" for i in range(n))
     return " ".join(f"[^n{i}]" for i in range(n)) + "\n\n" + defs
@@ -199,6 +212,7 @@ CASES = [
      "stream", GFM),
     # A [ that never closes: resume points hold it (linear since session 8).
     ("stream: n paragraphs citing footnotes, defined after every 4", 2_000, citations, "stream", GFM),
+    ("stream: n paragraphs citing reference links, defined after every 4", 2_000, reference_citations, "stream", GFM),
     ("stream: paragraph after an unclosed [", 2_000, lambda n: "x [ " + "word *em* `c` more " * n, "stream", GFM),
     # Known quadratic: closers that take the waiting openers one by one (each
     # wraps all that follows its opener, so the paragraph's tail is parsed

@@ -1119,6 +1119,31 @@ import Testing
         FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 3], checkDiff: true)
     }
 
+    /// Definitions typed after the references they resolve, as a model
+    /// writes sources under its answer: each stays in the label table's
+    /// overlay while it is in the tail (a destination still growing, a title
+    /// whose closing quote is not there yet, a line that stops being a
+    /// definition, a second definition of a label that the first one wins),
+    /// then settles into the persistent part. Exact after every append,
+    /// with the diff checked and updates held, in several chunkings.
+    @Test func definitionsTypedAfterTheirReferences() {
+        var text = ""
+        for k in 1...9 {
+            text += "Paragraph \(k) cites [src\(k)] and [Src\(k - 1)][], with a note.[^\(k)]\n\n"
+            if k % 3 == 0 {
+                for j in (k - 2)...k {
+                    text += "[src\(j)]: https://example.com/\(j) \"Source \(j)\"\n[^\(j)]: Note \(j).\n"
+                }
+                text += "[src\(k - 1)]: /second-definition-loses\n[not a definition]: /u \"open title\nstill a paragraph\n\n"
+            }
+        }
+        let bytes = Array(text.utf8)
+        for chunks in [[1], [3], [4, 7], [16]] {
+            let problem = StreamingTests.check(bytes, options: .default, chunks: chunks, checkDiff: true, hold: chunks == [4, 7] ? 2 : 0)
+            #expect(problem == nil, "chunks \(chunks): \(problem ?? "")")
+        }
+    }
+
     /// A blank line after an item (or quote) whose only paragraph is a link
     /// reference definition: closing the paragraph leaves the container
     /// empty, and an empty container takes the blank line into its range —

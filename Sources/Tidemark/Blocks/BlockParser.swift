@@ -29,8 +29,13 @@ final class BlockParser {
     @exclusivity(unchecked) var checkpointSaved: [(index: Int32, block: Block)] = []
     /// The deepest open block.
     @exclusivity(unchecked) var tip: Int32 = 0
-    /// Link reference definitions by normalized label; the first one wins.
-    @exclusivity(unchecked) var definitions: [[UInt8]: LinkDefinition] = [:]
+    /// Link reference definitions and footnote labels (the first one of a
+    /// label wins).
+    @exclusivity(unchecked) var labels = LabelTable()
+    /// Labels go to the table's overlay (see `LabelTable`): while a
+    /// streaming snapshot runs, or in a scratch parser that must not change
+    /// the table it was given.
+    @exclusivity(unchecked) var labelsToOverlay = false
     /// Byte offset of the start of each line.
     @exclusivity(unchecked) var lineStarts: [UInt32] = [0]
 
@@ -68,15 +73,6 @@ final class BlockParser {
 
     /// Column alignments of each table, by `Block.extra`.
     @exclusivity(unchecked) var tableAlignments: [[TableAlignment]] = []
-    /// Normalized labels of footnote definitions (first one wins).
-    @exclusivity(unchecked) var footnoteKeys: Set<[UInt8]> = []
-    /// Definitions and footnote labels added while a streaming snapshot
-    /// runs (`persistentFloor` > 0): `rollback` takes them out again.
-    @exclusivity(unchecked) var definitionsAddedInSnapshot: [[UInt8]] = []
-    @exclusivity(unchecked) var footnoteKeysAddedInSnapshot: [[UInt8]] = []
-    /// Changes with every change of `definitions` or `footnoteKeys` (never
-    /// repeats), so equal versions mean equal contents.
-    @exclusivity(unchecked) var definitionsVersion = 0
 
     init(options: ParseOptions) {
         self.options = options
@@ -785,7 +781,8 @@ extension BlockParser {
         c.blocks = blocks
         c.lines = lines
         c.tip = tip
-        c.definitions = definitions
+        c.labels = labels.copy()
+        c.labelsToOverlay = labelsToOverlay
         c.lineStarts = lineStarts
         c.lineNumber = lineNumber
         c.lineStart = lineStart
@@ -804,8 +801,6 @@ extension BlockParser {
         c.repeatableLineStart = repeatableLineStart
         c.repeatableLineLength = repeatableLineLength
         c.tableAlignments = tableAlignments
-        c.footnoteKeys = footnoteKeys
-        c.definitionsVersion = definitionsVersion
         return c
     }
 }

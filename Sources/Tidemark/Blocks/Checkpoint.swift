@@ -12,9 +12,9 @@
 /// block (its `next` link and its blank-line flag) and the previous sibling
 /// of an open block (`next`, when an open paragraph turns out to be only
 /// link reference definitions and is unlinked). Everything else only grows
-/// at the end (blocks, lines, line starts, table alignments) or is a value
-/// logged as they are added (definitions, footnote labels: the few a
-/// snapshot adds are taken out again).
+/// at the end (blocks, lines, line starts, table alignments), or goes to
+/// the label table's overlay (definitions, footnote labels: the few a
+/// snapshot adds stay there until the next checkpoint, see `LabelTable`).
 struct BlockCheckpoint {
     var blockCount: Int
     var lineCount: Int
@@ -72,6 +72,8 @@ extension BlockParser {
 
     func checkpoint() -> BlockCheckpoint {
         persistentFloor = Int32(blocks.count)
+        // (What the last snapshot added goes: this one adds its own.)
+        labels.clearOverlay()
         checkpointChain.removeAll(keepingCapacity: true)
         checkpointSaved.removeAll(keepingCapacity: true)
         var b: Int32 = 0
@@ -90,7 +92,7 @@ extension BlockParser {
         }
         return BlockCheckpoint(
             blockCount: blocks.count, lineCount: lines.count, lineStartCount: lineStarts.count,
-            tableAlignmentCount: tableAlignments.count, definitionCount: definitions.count, footnoteKeyCount: footnoteKeys.count,
+            tableAlignmentCount: tableAlignments.count, definitionCount: labels.definitionCount, footnoteKeyCount: labels.footnoteCount,
             tip: tip, lineNumber: lineNumber, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
             column: column, firstNonspace: firstNonspace, firstNonspaceColumn: firstNonspaceColumn,
             indent: indent, blank: blank, partiallyConsumedTab: partiallyConsumedTab,
@@ -108,16 +110,8 @@ extension BlockParser {
         if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }
         if lineStarts.count > c.lineStartCount { lineStarts.removeSubrange(c.lineStartCount...) }
         if tableAlignments.count > c.tableAlignmentCount { tableAlignments.removeSubrange(c.tableAlignmentCount...) }
-        if !definitionsAddedInSnapshot.isEmpty {
-            for key in definitionsAddedInSnapshot { definitions[key] = nil }
-            definitionsAddedInSnapshot.removeAll()
-            definitionsVersion &+= 1
-        }
-        if !footnoteKeysAddedInSnapshot.isEmpty {
-            for key in footnoteKeysAddedInSnapshot { footnoteKeys.remove(key) }
-            footnoteKeysAddedInSnapshot.removeAll()
-            definitionsVersion &+= 1
-        }
+        // (The labels the snapshot added stay in the table's overlay until
+        // the next snapshot starts: see `LabelTable`.)
         tip = c.tip
         lineNumber = c.lineNumber
         lineStart = c.lineStart

@@ -4,8 +4,7 @@ extension BlockParser {
     func makeStorage(source: [UInt8]) -> DocumentStorage {
         var out: [RawNode] = []
         out.reserveCapacity(blocks.count * 4)
-        let inline = InlineParser(options: options, definitions: definitions)
-        inline.footnoteLabels = footnoteKeys
+        let inline = InlineParser(options: options, labels: labels)
         source.withUnsafeBufferPointer { buffer in
             s = buffer
             emitBlocks(into: &out, inline: inline)

@@ -82,14 +82,13 @@ extension BlockParser {
             return nil
         }
         let key = LinkScan.normalizeLabel(c, label.start, label.end)
-        if !key.isEmpty && definitions[key] == nil {
+        let overlay = persistentFloor > 0 || labelsToOverlay
+        if !key.isEmpty && labels.definitions[key] == nil && !(overlay && labels.overlayDefinitions[key] != nil) {
             var d: [UInt8] = []
             CharacterReferences.appendUnescaped(c, dest.start, dest.end, into: &d)
             var t: [UInt8] = []
             if let (ts, te) = titleRange { CharacterReferences.appendUnescaped(c, ts, te, into: &t) }
-            definitions[key] = LinkDefinition(destination: d, title: t)
-            definitionsVersion &+= 1
-            if persistentFloor > 0 { definitionsAddedInSnapshot.append(key) }
+            labels.addDefinition(key, LinkDefinition(destination: d, title: t), overlay: overlay)
         }
         let e = lineEndAt!
         return e < end ? e + 1 : end

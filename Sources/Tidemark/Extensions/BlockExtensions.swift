@@ -74,10 +74,7 @@ extension BlockParser {
         blocks[Int(def)].infoStart = Int32(labelStart)
         blocks[Int(def)].infoEnd = Int32(labelEnd)
         let key = LinkScan.normalizeLabel(s, labelStart, labelEnd)
-        if footnoteKeys.insert(key).inserted {
-            definitionsVersion &+= 1
-            if persistentFloor > 0 { footnoteKeysAddedInSnapshot.append(key) }
-        }
+        labels.addFootnote(key, overlay: persistentFloor > 0 || labelsToOverlay)
         advanceOffset(contentStart - offset, columns: false)
         return def
     }

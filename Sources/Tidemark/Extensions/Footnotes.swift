@@ -3,7 +3,7 @@
 /// the output (they stay in the tree with number 0).
 extension BlockParser {
     func postprocess(_ storage: DocumentStorage) -> DocumentStorage {
-        guard options.contains(.footnotes), !footnoteKeys.isEmpty else { return storage }
+        guard options.contains(.footnotes), labels.hasFootnotes else { return storage }
         return renumberFootnotes(storage)
     }
 

@@ -10,7 +10,7 @@ extension InlineParser {
         guard pos - s0 >= 2, c[s0] == UInt8(ascii: "^") else { return nil }
         for k in (s0 + 1)..<pos where c[k] == 0x20 || c[k] == 0x09 || c[k] == 0x0A { return nil }
         let key = LinkScan.normalizeLabel(c, s0 + 1, pos)
-        guard footnoteLabels.contains(key) else {
+        guard labels.hasFootnote(key) else {
             missedFootnotes?.insert(key)
             return nil
         }

@@ -6,9 +6,9 @@
 /// source offsets through the line map.
 final class InlineParser {
     let options: ParseOptions
-    @exclusivity(unchecked) var definitions: [[UInt8]: LinkDefinition]
-    /// Footnote labels (normalized) that have a definition, when footnotes are on.
-    @exclusivity(unchecked) var footnoteLabels: Set<[UInt8]> = []
+    /// Link reference definitions and footnote labels (those with a
+    /// definition, when footnotes are on): the block parser's table.
+    @exclusivity(unchecked) var labels: LabelTable
     /// When set, labels looked up without success are collected here (the
     /// streaming parser re-renders a settled block when one gets defined).
     @exclusivity(unchecked) var missedLabels: Set<[UInt8]>? = nil
@@ -41,9 +41,9 @@ final class InlineParser {
     /// start an extended autolink.
     @exclusivity(unchecked) var special: [UInt8]
 
-    init(options: ParseOptions, definitions: [[UInt8]: LinkDefinition]) {
+    init(options: ParseOptions, labels: LabelTable) {
         self.options = options
-        self.definitions = definitions
+        self.labels = labels
         self.special = InlineParser.specialTable(options)
     }
 
@@ -1007,7 +1007,7 @@ final class InlineParser {
         // and no one asking which labels were missed, no label can match:
         // nothing to normalize — a streamed link whose destination is still
         // open comes this way on every append.)
-        if endPos < 0 && (!definitions.isEmpty || missedLabels != nil) {
+        if endPos < 0 && (labels.hasDefinitions || missedLabels != nil) {
             var key: [UInt8]? = nil
             var refEnd = after
             var labelFound = false
@@ -1029,7 +1029,7 @@ final class InlineParser {
                 }
             }
             if let key, !key.isEmpty {
-                if let def = definitions[key] {
+                if let def = labels.definition(key) {
                     destination = storeArena(def.destination)
                     title = storeArena(def.title)
                     endPos = refEnd

@@ -255,8 +255,7 @@ final class StreamEngine: @unchecked Sendable {
         e.appendEpoch = appendEpoch
         e.diffEpoch = diffEpoch
         e.lastFinal = lastFinal
-        e.lastDefinitions = lastDefinitions
-        e.lastFootnoteKeys = lastFootnoteKeys
+        e.lastLabels = lastLabels
         e.lastDefinitionsVersion = lastDefinitionsVersion
         return e
     }
@@ -514,7 +513,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendSetextUnderline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed, let b0 = bytes.first, b0 == 0x20 || b0 == UInt8(ascii: "-") || b0 == UInt8(ascii: "="),
               !setextShown, started, pending.isEmpty, !publishedPending, !placeholderShown,
-              lastFootnoteKeys.isEmpty, provisionalFrom == nil, !lastTailIDs.isEmpty, !bytes.isEmpty, bytes.count <= 64
+              lastLabels.footnoteCount == 0, provisionalFrom == nil, !lastTailIDs.isEmpty, !bytes.isEmpty, bytes.count <= 64
         else { return false }
         let leaf = trailingParagraphNode
         let sourceCount = storage.source.count
@@ -637,7 +636,7 @@ final class StreamEngine: @unchecked Sendable {
     /// marker that came alone, `#` before its space). Anything else goes the
     /// exact way.
     private func appendNewBlockLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard started, pending.isEmpty, !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, provisionalFrom == nil,
+        guard started, pending.isEmpty, !publishedPending, !placeholderShown, lastLabels.footnoteCount == 0, provisionalFrom == nil,
               !bytes.isEmpty, bytes.count <= 256 else { return false }
         let sourceCount = storage.source.count
         let continuing = newLine.active && newLine.end == sourceCount
@@ -717,7 +716,7 @@ final class StreamEngine: @unchecked Sendable {
         // later bytes come here too, and leave at the first check.)
         let sourceCount = storage.source.count
         guard sourceCount > 0, storage.source[sourceCount - 1] == 0x0A || storage.source[sourceCount - 1] == 0x20,
-              !publishedPending, !placeholderShown, started, pending.isEmpty, lastFootnoteKeys.isEmpty,
+              !publishedPending, !placeholderShown, started, pending.isEmpty, lastLabels.footnoteCount == 0,
               provisionalFrom == nil, !bytes.isEmpty, bytes.count <= 256,
               !(newLine.active && newLine.end == sourceCount) else { return false }
         let p = parser
@@ -807,7 +806,7 @@ final class StreamEngine: @unchecked Sendable {
         guard newLine.active else { return false }
         let sourceCount = storage.source.count
         guard newLine.end == sourceCount, stableCount == sourceCount, !bytes.isEmpty, bytes.count <= 256,
-              pending.isEmpty, !publishedPending, !placeholderShown, lastFootnoteKeys.isEmpty, !lastTailIDs.isEmpty
+              pending.isEmpty, !publishedPending, !placeholderShown, lastLabels.footnoteCount == 0, !lastTailIDs.isEmpty
         else { return false }
         let last = storage.nodes.count - 1
         guard last > 0, last >= settledNodeCount else { return false }
@@ -1028,7 +1027,7 @@ final class StreamEngine: @unchecked Sendable {
         let firstNew = Int32(cp.blockCount)
         let blockCount = p.blocks.count
         guard blockCount > cp.blockCount, blockCount - cp.blockCount <= 16,
-              p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
+              p.labels.definitionCount == cp.definitionCount, p.labels.footnoteCount == cp.footnoteKeyCount,
               p.tip >= firstNew else { return false }
         // One new block under an open one; the rest of the new ones below it.
         let attach = p.blocks[Int(firstNew)].parent
@@ -1067,7 +1066,7 @@ final class StreamEngine: @unchecked Sendable {
         if !direct {
             p.finishDocument()
             // (Closing a paragraph can take definitions out of it, or all of it.)
-            guard p.definitions.count == cp.definitionCount, p.footnoteKeys.count == cp.footnoteKeyCount,
+            guard p.labels.definitionCount == cp.definitionCount, p.labels.footnoteCount == cp.footnoteKeyCount,
                   p.blocks[Int(attach)].lastChild == firstNew else { return false }
         }
         var nodes = take(&storage.nodes)
@@ -1672,7 +1671,7 @@ final class StreamEngine: @unchecked Sendable {
                 return false
             }
         }
-        guard options.contains(.autolink), !lastTailIDs.isEmpty, lastFootnoteKeys.isEmpty else { return false }
+        guard options.contains(.autolink), !lastTailIDs.isEmpty, lastLabels.footnoteCount == 0 else { return false }
         let sourceCount = storage.source.count
         let count = storage.nodes.count
         // The leaf: the trailing paragraph or heading, or the open cell of
@@ -1804,7 +1803,7 @@ final class StreamEngine: @unchecked Sendable {
         guard PlainText.isInertRun(bytes, first, last), ascii || Normalizer.isClean(bytes) else { return false }
         let sourceCount = storage.source.count
         guard let row = trailingTableRow(endingAt: sourceCount),
-              lastFootnoteKeys.isEmpty || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
+              lastLabels.footnoteCount == 0 || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
         let rowStart = Int(trailingRow.start)
         // Where the source's trailing spaces and tabs start.
         var k = sourceCount
@@ -2811,7 +2810,7 @@ final class StreamEngine: @unchecked Sendable {
     /// new row with its cells, as many as the table has columns.
     private func appendNewTableRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterTableRowLineFeed, !bytes.isEmpty, bytes.count <= 4096, bytes[0] == UInt8(ascii: "|"), trailingTableNode > 0,
-              lastFootnoteKeys.isEmpty || noFootnoteReference(from: storage.source.count, bytes) else { return false }
+              lastLabels.footnoteCount == 0 || noFootnoteReference(from: storage.source.count, bytes) else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let t = trailingTableNode
         let sourceCount = storage.source.count
@@ -2844,10 +2843,10 @@ final class StreamEngine: @unchecked Sendable {
         return trailingBlockChanged()
     }
 
-    /// The definitions and footnote labels the last full snapshot used.
-    @exclusivity(unchecked) private(set) var lastDefinitions: [[UInt8]: LinkDefinition] = [:]
-    @exclusivity(unchecked) private(set) var lastFootnoteKeys: Set<[UInt8]> = []
-    /// The parser's `definitionsVersion` for them (-1: none yet).
+    /// What the label table held when the last full snapshot was taken
+    /// (between snapshots the table itself shows what it saw).
+    @exclusivity(unchecked) private(set) var lastLabels = LabelTable.Mark()
+    /// The table's `version` then (-1: none yet).
     @exclusivity(unchecked) private var lastDefinitionsVersion = -1
 
     /// The third fast path: a chunk without a line ending added to the
@@ -2867,7 +2866,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
               trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
-        guard Normalizer.isClean(bytes), leafLineDecided(bytes), lastFootnoteKeys.isEmpty || paragraphHoldsNoFootnote(bytes)
+        guard Normalizer.isClean(bytes), leafLineDecided(bytes), lastLabels.footnoteCount == 0 || paragraphHoldsNoFootnote(bytes)
         else { return false }
         reclaim()
         storage.source.append(contentsOf: bytes)
@@ -2923,7 +2922,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendNewParagraphLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed, trailingParagraphNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty,
               !publishedPending, !placeholderShown, let last = trailingParagraphLines.last,
-              lastFootnoteKeys.isEmpty || paragraphHoldsNoFootnote(bytes)
+              lastLabels.footnoteCount == 0 || paragraphHoldsNoFootnote(bytes)
         else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         let p = Int32(trailingParagraphNode)
@@ -3109,7 +3108,7 @@ final class StreamEngine: @unchecked Sendable {
         if let l = leafInline {
             inline = l
         } else {
-            inline = InlineParser(options: options, definitions: lastDefinitions)
+            inline = InlineParser(options: options, labels: parser.labels)
             leafInline = inline
         }
         let synced = leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count - (newLine ? 1 : 0)
@@ -3129,8 +3128,7 @@ final class StreamEngine: @unchecked Sendable {
         } else if synced {
             inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
         } else {
-            inline.definitions = lastDefinitions
-            inline.footnoteLabels = lastFootnoteKeys
+            inline.labels = parser.labels
             inline.content.removeAll(keepingCapacity: true)
             inline.lineContentStart.removeAll(keepingCapacity: true)
             inline.lineSourceStart.removeAll(keepingCapacity: true)
@@ -3275,7 +3273,7 @@ final class StreamEngine: @unchecked Sendable {
         guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes),
-              lastFootnoteKeys.isEmpty || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
+              lastLabels.footnoteCount == 0 || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
         // Plain bytes, then a pipe: the plain bytes extend the open cell's
         // text (`appendPlainText`; the row, its node and its state stay as
         // this path needs them), and the pipe and what follows close it and
@@ -3997,35 +3995,23 @@ final class StreamEngine: @unchecked Sendable {
     /// The engine's one inline parser (it is reused from leaf to leaf, as
     /// in a batch parse), set up for these definitions.
     @exclusivity(unchecked) private var cachedInline: InlineParser? = nil
-    private func inlineParser(_ definitions: [[UInt8]: LinkDefinition], _ footnotes: Set<[UInt8]>, version: Int) -> InlineParser {
-        let inline: InlineParser
+    private func inlineParser(_ p: BlockParser) -> InlineParser {
         if let c = cachedInline {
-            inline = c
-            // (Equal versions: equal definitions — no reassignment.)
-            if cachedInlineVersion != version {
-                inline.definitions = definitions
-                inline.footnoteLabels = footnotes
-            }
-        } else {
-            inline = InlineParser(options: options, definitions: definitions)
-            inline.footnoteLabels = footnotes
-            cachedInline = inline
+            // (The parser's table: the labels as they are now, or between
+            // snapshots as the last one saw them.)
+            if c.labels !== p.labels { c.labels = p.labels }
+            // (Its content is what the last leaf left: every parse loads
+            // its leaf's first, `loadLeafContent` or `loadCellContent`.)
+            return c
         }
-        cachedInlineVersion = version
-        // (Its content is what the last leaf left: every parse loads its
-        // leaf's first, `loadLeafContent` or `loadCellContent`.)
+        let inline = InlineParser(options: options, labels: p.labels)
+        cachedInline = inline
         return inline
     }
-    @exclusivity(unchecked) private var cachedInlineVersion = -1
 
-    /// The inline parser set up with the parser's current definitions.
-    private func inlineParser(_ p: BlockParser) -> InlineParser {
-        inlineParser(p.definitions, p.footnoteKeys, version: p.definitionsVersion)
-    }
-
-    /// The inline parser set up with the definitions of the last snapshot.
+    /// The inline parser set up with the labels of the last snapshot.
     private func inlineParserForLastSnapshot() -> InlineParser {
-        inlineParser(lastDefinitions, lastFootnoteKeys, version: lastDefinitionsVersion)
+        inlineParser(parser)
     }
 
     private func makeInline(_ p: BlockParser) -> InlineParser {
@@ -4076,13 +4062,16 @@ final class StreamEngine: @unchecked Sendable {
         // A new definition may resolve a reference in a settled block.
         var rebuildFrom = provisionalFrom
         provisionalFrom = nil
-        if p.definitions.count != definitionsSeen || p.footnoteKeys.count != footnotesSeen {
-            for k in missingBlocks where settledMisses[k].contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+        // (Settling parses and emits the settled input alone: without the
+        // labels the last snapshot's tail added.)
+        p.labels.clearOverlay()
+        if p.labels.definitionCount != definitionsSeen || p.labels.footnoteCount != footnotesSeen {
+            for k in missingBlocks where settledMisses[k].contains(where: { p.labels.defines($0) }) {
                 rebuildFrom = min(rebuildFrom ?? k, k)
                 break
             }
-            definitionsSeen = p.definitions.count
-            footnotesSeen = p.footnoteKeys.count
+            definitionsSeen = p.labels.definitionCount
+            footnotesSeen = p.labels.footnoteCount
         }
         // Closed top-level blocks not yet settled (most snapshots: none).
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
@@ -4200,7 +4189,7 @@ final class StreamEngine: @unchecked Sendable {
                 settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
             }
             let id = settledIDs[settledBlocks.count - 1]
-            var forced = i < oldMisses.count && oldMisses[i].contains { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }
+            var forced = i < oldMisses.count && oldMisses[i].contains { p.labels.defines($0) }
             var oldHash = i < oldHashes.count ? oldHashes[i] : nil
             if !earlier.isEmpty, let e = earlier.first(where: { $0.id == id }) {
                 oldHash = e.oldHash
@@ -4271,7 +4260,7 @@ final class StreamEngine: @unchecked Sendable {
         let inert = blk.kind == .codeBlock || blk.kind == .htmlBlock || blk.kind == .mathBlock || blk.kind == .thematicBreak
         let first = inert ? blockEnd : BlockScan.find(UInt8(ascii: "["), source, Int(blk.start), blockEnd)
         if first < blockEnd {
-            guard parser.definitionsVersion == lastDefinitionsVersion,
+            guard parser.labels.version == lastDefinitionsVersion,
                   let labels = StreamEngine.possibleLabels(source, first, blockEnd) else { return nil }
             misses = labels
         }
@@ -4446,16 +4435,18 @@ final class StreamEngine: @unchecked Sendable {
 
             // Definitions only the tail has can resolve references in settled
             // blocks: re-emit those (provisionally) for this snapshot.
-            let definitionsAdded = p.definitions.count != cp.definitionCount || p.footnoteKeys.count != cp.footnoteKeyCount
+            let definitionsAdded = p.labels.definitionCount != cp.definitionCount || p.labels.footnoteCount != cp.footnoteKeyCount
             if definitionsAdded { provisional = firstSettledBlockResolved(by: p) }
             // A definition that appeared, changed or went away since the last
             // snapshot may change any block's links (equal versions: nothing
             // to compare).
-            if p.definitionsVersion != lastDefinitionsVersion {
-                definitionsMoved = p.definitions != lastDefinitions || p.footnoteKeys != lastFootnoteKeys
-                lastDefinitions = p.definitions
-                lastFootnoteKeys = p.footnoteKeys
-                lastDefinitionsVersion = p.definitionsVersion
+            // (Compared through the overlays: the persistent labels only
+            // grow, and a comparison of every label made a stream with n
+            // definitions cost n².)
+            if p.labels.version != lastDefinitionsVersion {
+                definitionsMoved = !p.labels.matches(lastLabels)
+                lastLabels = p.labels.mark
+                lastDefinitionsVersion = p.labels.version
             }
             let inline = inlineParser(p)
             // (A definition that arrived with complete lines is in the
@@ -4530,7 +4521,7 @@ final class StreamEngine: @unchecked Sendable {
         // When the numbering changes, every block with a footnote is
         // reported changed (renumbering is O(document) already).
         var renumbered: [Int] = []
-        if options.contains(.footnotes) && !lastFootnoteKeys.isEmpty {
+        if options.contains(.footnotes) && lastLabels.footnoteCount > 0 {
             renumbered = renumberFootnotes(provisional: provisional, tailTops: tailTops)
         } else if !footnoteNumbers.isEmpty {
             footnoteNumbers = []
@@ -4554,7 +4545,7 @@ final class StreamEngine: @unchecked Sendable {
 
     /// The first settled block that missed a label the parser defines now.
     private func firstSettledBlockResolved(by p: BlockParser) -> Int? {
-        for k in missingBlocks where settledMisses[k].contains(where: { p.definitions[$0] != nil || p.footnoteKeys.contains($0) }) {
+        for k in missingBlocks where settledMisses[k].contains(where: { p.labels.defines($0) }) {
             return k
         }
         return nil

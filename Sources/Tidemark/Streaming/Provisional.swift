@@ -58,8 +58,7 @@ extension MarkdownStream {
     public var provisionalDocument: Document {
         let update = engine.lastUpdate
         guard let region = ProvisionalRegion(update) else { return update.document }
-        let repair = ProvisionalRepair(options: options, definitions: engine.lastDefinitions,
-                                       footnoteKeys: engine.lastFootnoteKeys)
+        let repair = ProvisionalRepair(options: options, labels: engine.parser.labels)
         let storage = update.document.storage
         let tail = Array(storage.source[region.sourceStart...])
         let repaired = repair.repaired(tail)
@@ -75,8 +74,7 @@ extension MarkdownStream {
     public var provisionalTail: ProvisionalTail? {
         let update = engine.lastUpdate
         guard let region = ProvisionalRegion(update) else { return nil }
-        let repair = ProvisionalRepair(options: options, definitions: engine.lastDefinitions,
-                                       footnoteKeys: engine.lastFootnoteKeys)
+        let repair = ProvisionalRepair(options: options, labels: engine.parser.labels)
         let tail = Array(update.document.storage.source[region.sourceStart...])
         let repaired = repair.repaired(tail)
         return ProvisionalTail(document: Document(storage: repair.storage(repaired), options: options),
@@ -138,13 +136,11 @@ struct ProvisionalRegion {
         t.position = sourceStart
         t.lineNumber = line - 1
         t.lineStarts = []
-        let inline = InlineParser(options: repair.options, definitions: [:])
+        let inline = InlineParser(options: repair.options, labels: t.labels)
         source.withUnsafeBufferPointer { buffer in
             t.s = buffer
             t.consumeLines(final: true)
             t.finishDocument()
-            inline.definitions = t.definitions
-            inline.footnoteLabels = t.footnoteKeys
             inline.arena = old.arena
             var b = t.blocks[0].firstChild
             while b >= 0 {
@@ -157,7 +153,7 @@ struct ProvisionalRegion {
         var lineStarts = Array(old.lineStarts.prefix(line + 1))
         for ls in t.lineStarts where ls > lineStarts[lineStarts.count - 1] { lineStarts.append(ls) }
         var storage = DocumentStorage(source: source, nodes: nodes, arena: inline.arena, lineStarts: lineStarts)
-        if repair.options.contains(.footnotes) && !t.footnoteKeys.isEmpty {
+        if repair.options.contains(.footnotes) && t.labels.hasFootnotes {
             storage = t.renumberFootnotes(storage)
         }
         return Document(storage: storage, options: exact.options)

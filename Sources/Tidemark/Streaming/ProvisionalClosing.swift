@@ -90,8 +90,7 @@ extension ProvisionalRepair {
         guard blk.lineCount > 0 else { return nil }
         let last = t.lines[Int(blk.firstLine + blk.lineCount - 1)]
         let lineEnded = hasLineEnding(s, Int(last.end), s.count)
-        let ip = InlineParser(options: options, definitions: t.definitions)
-        ip.footnoteLabels = t.footnoteKeys
+        let ip = InlineParser(options: options, labels: t.labels)
         switch leaf.kind {
         case .paragraph:
             guard leaf.open else { return nil }

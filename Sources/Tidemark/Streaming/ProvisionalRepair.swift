@@ -22,8 +22,9 @@
 /// parses of the tail, never of the document.
 struct ProvisionalRepair {
     let options: ParseOptions
-    let definitions: [[UInt8]: LinkDefinition]
-    let footnoteKeys: Set<[UInt8]>
+    /// The stream's labels as its last snapshot saw them (scratch parsers
+    /// take copies, adding to their overlays).
+    let labels: LabelTable
 
     /// At most this many unmatched emphasis openers get closers (the last
     /// ones, nearest the end). A hostile `*a *a *a …` keeps the rest
@@ -37,8 +38,8 @@ struct ProvisionalRepair {
 
     func makeBlockParser() -> BlockParser {
         let t = BlockParser(options: options)
-        t.definitions = definitions
-        t.footnoteKeys = footnoteKeys
+        t.labels = labels.copy()
+        t.labelsToOverlay = true
         return t
     }
 
