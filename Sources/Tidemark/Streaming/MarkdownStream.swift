@@ -240,12 +240,9 @@ final class StreamEngine: @unchecked Sendable {
         e.nextID = nextID
         e.provisionalShown = provisionalShown
         e.publishedPending = publishedPending
-        e.footnoteNumbers = footnoteNumbers
-        e.footnoteIndex = footnoteIndex
+        e.footnoteFold = footnoteFold
         e.footnoteIndexEnd = footnoteIndexEnd
         e.footnoteKeyIDs = footnoteKeyIDs
-        e.footnoteIndexVersion = footnoteIndexVersion
-        e.numberedIndexVersion = numberedIndexVersion
         e.numberedTail = numberedTail
         e.lastLayout = lastLayout
         e.lastLayoutProvisional = lastLayoutProvisional
@@ -4032,21 +4029,14 @@ final class StreamEngine: @unchecked Sendable {
     /// Whether the last snapshot showed pending bytes (an incomplete UTF-8
     /// sequence as U+FFFD): the next one may show other bytes in that place.
     @exclusivity(unchecked) private var publishedPending = false
-    /// The footnote numbers of the last snapshot, in document order: each
-    /// footnote node's index, number and second number.
-    @exclusivity(unchecked) private var footnoteNumbers: [(node: Int32, number: Int32, number2: Int32, b: ByteRef)] = []
-    @exclusivity(unchecked) private var footnoteNumbersScratch: [(node: Int32, number: Int32, number2: Int32, b: ByteRef)] = []
-    /// `footnoteIndexVersion` and the labels of the footnotes after the
-    /// settled ones when `footnoteNumbers` was computed.
-    @exclusivity(unchecked) private var numberedIndexVersion = -1
-    @exclusivity(unchecked) private var numberedTail: [(key: Int32, definition: Bool)] = []
-    /// Moves whenever `footnoteIndex` gains or loses a node.
-    @exclusivity(unchecked) private var footnoteIndexVersion = 0
-    /// The footnote references and definitions among the settled nodes
-    /// below `footnoteIndexEnd`, in document order, with their labels' ids
-    /// (`footnoteKeyIDs`): what renumbering visits instead of every node.
-    @exclusivity(unchecked) private var footnoteIndex: [(node: Int32, key: Int32)] = []
+    /// The footnote numbering of the settled nodes below
+    /// `footnoteIndexEnd` (see `FootnoteFold`), by label id
+    /// (`footnoteKeyIDs`).
+    @exclusivity(unchecked) private var footnoteFold = FootnoteFold()
     @exclusivity(unchecked) private var footnoteIndexEnd = 1
+    /// The footnotes after the settled ones at the last renumbering: label
+    /// id, kind and what they were given.
+    @exclusivity(unchecked) private var numberedTail: [(key: Int32, definition: Bool, number: Int32, number2: Int32, b: ByteRef)] = []
     @exclusivity(unchecked) private var footnoteKeyIDs: [[UInt8]: Int32] = [:]
     @exclusivity(unchecked) private var footnoteTailScratch: [(node: Int32, key: Int32)] = []
 
@@ -4518,13 +4508,12 @@ final class StreamEngine: @unchecked Sendable {
         swap(&arena, &storage.arena)
         // Footnote numbers depend on the whole document: a reference or a
         // definition anywhere can renumber a settled block's references.
-        // When the numbering changes, every block with a footnote is
-        // reported changed (renumbering is O(document) already).
+        // The blocks whose numbers moved are reported changed.
         var renumbered: [Int] = []
         if options.contains(.footnotes) && lastLabels.footnoteCount > 0 {
             renumbered = renumberFootnotes(provisional: provisional, tailTops: tailTops)
-        } else if !footnoteNumbers.isEmpty {
-            footnoteNumbers = []
+        } else if !numberedTail.isEmpty {
+            numberedTail.removeAll()
         }
         publishDiff(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
                     previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
@@ -4622,34 +4611,25 @@ final class StreamEngine: @unchecked Sendable {
     /// does (`BlockParser.renumberFootnotes`); returns the top-level blocks
     /// (indices in the layout) holding a footnote when a number moved.
     ///
-    /// It visits the footnote nodes, not the document: those of the
-    /// settled blocks are kept in `footnoteIndex` (extended as blocks
-    /// settle, cut back where settled blocks are emitted again), those of
-    /// the rest are found by a scan of the nodes after them. So a stream
-    /// with footnotes costs each snapshot its footnotes and its tail.
+    /// It visits neither the document nor every footnote: the settled
+    /// blocks' footnotes are folded in `footnoteFold` (extended as blocks
+    /// settle, cut back where settled blocks are emitted again), the rest
+    /// are found by a scan of the nodes after them. So a stream with
+    /// footnotes costs each snapshot its tail, and the settled footnotes
+    /// whose numbers move.
     private func renumberFootnotes(provisional: Int?, tailTops: [Int]) -> [Int] {
         // (With provisional blocks: the settled nodes before them.)
         let prefixEnd = provisional.map { settledNodeStarts[$0] } ?? settledNodeCount
         forgetFootnoteIndex(from: prefixEnd)
         var tail = take(&footnoteTailScratch)
         tail.removeAll(keepingCapacity: true)
-        var numbers = take(&footnoteNumbersScratch)
-        numbers.removeAll(keepingCapacity: true)
         var unchanged = false
-        defer {
-            footnoteTailScratch = tail
-            // (Unchanged: the numbers stay; no copy of them per snapshot.)
-            if unchanged {
-                footnoteNumbersScratch = numbers
-            } else {
-                footnoteNumbersScratch = footnoteNumbers
-                footnoteNumbers = numbers
-            }
-        }
+        defer { footnoteTailScratch = tail }
         var lowestWrite = Int.max
         // The nodes whose numbers this changed (or that were emitted again
         // and got theirs back).
         var written: [Int32] = []
+        let scannedBefore = footnoteFold.visited
         withStorage { st in
             st.source.withUnsafeBufferPointer { src in
                 st.arena.withUnsafeBufferPointer { arena in
@@ -4674,70 +4654,43 @@ final class StreamEngine: @unchecked Sendable {
                             footnoteKeyIDs[k] = id
                             return id
                         }
-                        let indexed = footnoteIndex.count
+                        // The settled footnotes since the last snapshot join
+                        // the fold; those after them are the tail.
                         footnoteNodesScanned &+= max(0, prefixEnd - footnoteIndexEnd) + (nodes.count - prefixEnd)
-                        for i in footnoteIndexEnd..<prefixEnd where isFootnote(i) { footnoteIndex.append((Int32(i), key(i))) }
-                        if footnoteIndex.count > indexed { footnoteIndexVersion &+= 1 }
+                        var settledKeys: [(node: Int32, key: Int32)] = []
+                        for i in footnoteIndexEnd..<max(footnoteIndexEnd, prefixEnd) where isFootnote(i) {
+                            settledKeys.append((Int32(i), key(i)))
+                        }
                         footnoteIndexEnd = max(footnoteIndexEnd, prefixEnd)
                         for i in prefixEnd..<nodes.count where isFootnote(i) { tail.append((Int32(i), key(i))) }
+                        footnoteFold.reserveKeys(footnoteKeyIDs.count)
+                        for (i, k) in settledKeys {
+                            footnoteFold.append(node: i, key: k, isDefinition: nodes[Int(i)].kind == .footnoteDefinition)
+                        }
                         // The same footnotes as the last snapshot (the settled
                         // ones unchanged, the others with the same labels in
                         // the same order): the same numbers. The nodes after
                         // the settled ones, emitted again, get theirs back.
-                        if footnoteIndexVersion == numberedIndexVersion && footnoteNumbers.count == footnoteIndex.count + tail.count
-                            && tail.count == numberedTail.count
+                        if footnoteFold.unchangedSinceRenumbering && tail.count == numberedTail.count
                             && zip(tail, numberedTail).allSatisfy({ $0.key == $1.key && (nodes[Int($0.node)].kind == .footnoteDefinition) == $1.definition }) {
                             for (j, e) in tail.enumerated() {
-                                let v = footnoteNumbers[footnoteIndex.count + j]
-                                write(Int(e.node), v.number, v.number2, nodes[Int(e.node)].kind == .footnoteReference ? v.b : nil)
+                                let v = numberedTail[j]
+                                write(Int(e.node), v.number, v.number2, v.definition ? nil : v.b)
                             }
                             unchanged = true
                             return
                         }
-                        numberedIndexVersion = footnoteIndexVersion
+                        footnoteFold.renumber(nodes, tail: tail, write: write)
                         numberedTail.removeAll(keepingCapacity: true)
-                        for e in tail { numberedTail.append((e.key, nodes[Int(e.node)].kind == .footnoteDefinition)) }
-                        // The first definition of each label, then the
-                        // references in document order (as the batch parser).
-                        let lists = [footnoteIndex, tail]
-                        let keyCount = footnoteKeyIDs.count
-                        var definition = [Int32](repeating: -1, count: keyCount)
-                        var number = [Int32](repeating: 0, count: keyCount)
-                        var count = [Int32](repeating: 0, count: keyCount)
-                        for list in lists {
-                            for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition && definition[Int(k)] < 0 {
-                                definition[Int(k)] = i
-                            }
-                        }
-                        var next: Int32 = 1
-                        for list in lists {
-                            for (i, k) in list where nodes[Int(i)].kind == .footnoteReference {
-                                let d = definition[Int(k)]
-                                guard d >= 0 else {
-                                    write(Int(i), 0, 0, .empty)
-                                    continue
-                                }
-                                if number[Int(k)] == 0 {
-                                    number[Int(k)] = next
-                                    next += 1
-                                }
-                                count[Int(k)] += 1
-                                write(Int(i), number[Int(k)], count[Int(k)], nodes[Int(d)].a)
-                            }
-                        }
-                        for list in lists {
-                            for (i, k) in list where nodes[Int(i)].kind == .footnoteDefinition {
-                                let first = definition[Int(k)] == i
-                                write(Int(i), first ? number[Int(k)] : 0, first ? count[Int(k)] : 0, nil)
-                            }
-                        }
-                        for list in lists {
-                            for (i, _) in list { numbers.append((i, nodes[Int(i)].number, nodes[Int(i)].number2, nodes[Int(i)].b)) }
+                        for (i, k) in tail {
+                            let n = nodes[Int(i)]
+                            numberedTail.append((k, n.kind == .footnoteDefinition, n.number, n.number2, n.b))
                         }
                     }
                 }
             }
         }
+        footnoteNodesScanned &+= footnoteFold.visited - scannedBefore
         // (Readers may hold updates: the spares copy what was written.)
         if lowestWrite < Int.max { lowerSpareNodeFloor(lowestWrite) }
         #if DEBUG
@@ -4777,10 +4730,7 @@ final class StreamEngine: @unchecked Sendable {
     private func forgetFootnoteIndex(from floor: Int) {
         guard footnoteIndexEnd > floor else { return }
         footnoteIndexEnd = floor
-        while let last = footnoteIndex.last, Int(last.node) >= floor {
-            footnoteIndex.removeLast()
-            footnoteIndexVersion &+= 1
-        }
+        footnoteFold.forget(from: floor)
     }
 
     /// Ids and the diff of a snapshot: only blocks this append touched are
