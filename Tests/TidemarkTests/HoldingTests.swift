@@ -34,6 +34,39 @@ import Testing
         #expect(c.last == 999 && c50.count == 100 && c.lastIndex(of: 5) == 5)
     }
 
+    /// The same across chunk boundaries (a list is cut back and grown again
+    /// while copies of it are held, as when settled blocks are emitted
+    /// again): random appends, cuts and copies, each list checked against
+    /// an array after every step.
+    @Test func growingListsAcrossChunks() {
+        var rng = StreamingPropertyTests.Rng(state: 18)
+        var lists: [(list: GrowingList<Int>, model: [Int])] = [([], [])]
+        for step in 0..<2_000 {
+            let k = Int(rng.next() % UInt64(lists.count))
+            switch rng.next() % 10 {
+            case 0 where lists.count < 8:
+                lists.append(lists[k])
+            case 1:
+                let cut = lists[k].model.isEmpty ? 0 : Int(rng.next() % UInt64(lists[k].model.count + 1))
+                lists[k].list.removeSubrange(cut...)
+                lists[k].model.removeSubrange(cut...)
+            default:
+                let more = 1 + Int(rng.next() % 300)
+                for _ in 0..<more {
+                    lists[k].list.append(step)
+                    lists[k].model.append(step)
+                }
+            }
+            // (Every list: a step may change what another copy shows.)
+            for (list, model) in lists where list.count != model.count || (step % 20 == 0 && !list.elementsEqual(model))
+                || (list.count > 0 && list[list.count - 1] != model[model.count - 1]) {
+                Issue.record("step \(step): a list of \(list.count) differs from its model of \(model.count)")
+                return
+            }
+        }
+        #expect(lists.contains { $0.model.count > 2 * GrowingList<Int>.chunkSize })
+    }
+
     /// An update held while many blocks settle after it still shows its own
     /// blocks, ids and document; the stream stays exact.
     @Test func heldUpdatesKeepTheirBlocks() {

@@ -4876,10 +4876,10 @@ final class StreamEngine: @unchecked Sendable {
             if !settledSame {
                 if let r = provisional {
                     l.settledIDs = settledIDs
-                    l.settledStarts = GrowingList(Array(settledNodeStarts[..<r]) + provisionalStarts)
+                    l.settledStarts = BlockStarts(settledNodeStarts, from: r, overrides: provisionalStarts)
                 } else {
                     l.settledIDs = settledIDs
-                    l.settledStarts = settledNodeStarts
+                    l.settledStarts = BlockStarts(settledNodeStarts)
                 }
             }
             swap(&l.tailIDs, &tailIDs)
@@ -4887,7 +4887,8 @@ final class StreamEngine: @unchecked Sendable {
             tailIDsScratch = tailIDs
             tailStartsScratch = tailStarts
         } else if !settledSame {
-            let settledStarts = provisional.map { GrowingList(Array(settledNodeStarts[..<$0]) + provisionalStarts) } ?? settledNodeStarts
+            let settledStarts = provisional.map { BlockStarts(settledNodeStarts, from: $0, overrides: provisionalStarts) }
+                ?? BlockStarts(settledNodeStarts)
             lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: settledStarts, tailIDs: tailIDs, tailStarts: tailStarts)
         } else {
             lastLayout = StreamLayout(settledIDs: lastLayout.settledIDs, settledStarts: lastLayout.settledStarts,

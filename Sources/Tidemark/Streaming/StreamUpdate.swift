@@ -52,7 +52,7 @@ public struct StreamUpdate: Sendable {
     var diff: StreamDiff? { diffMode == 0 ? (storage.streamDiff ?? StreamDiff.empty) : nil }
 
     var settledIDs: GrowingList<BlockID> { layout.settledIDs }
-    var settledStarts: GrowingList<Int> { layout.settledStarts }
+    var settledStarts: BlockStarts { layout.settledStarts }
     var tailIDs: [BlockID] { layout.tailIDs }
     var tailStarts: [Int] { layout.tailStarts }
     /// Top-level blocks that are the same block with new content.
@@ -72,7 +72,7 @@ public struct StreamUpdate: Sendable {
     public var blockIDs: [BlockID] { settledIDs + tailIDs }
 
     /// The document-order node index of each top-level block.
-    public var blockNodeIndices: [Int] { settledStarts + tailStarts }
+    public var blockNodeIndices: [Int] { Array(settledStarts) + tailStarts }
 
     /// Top-level blocks whose subtree did not change.
     public var kept: [BlockID] {
@@ -182,18 +182,51 @@ public struct ChangedBlocks: RandomAccessCollection, Sendable {
 /// reference. Nothing else mutates a layout.)
 final class StreamLayout: @unchecked Sendable {
     @exclusivity(unchecked) var settledIDs: GrowingList<BlockID>
-    @exclusivity(unchecked) var settledStarts: GrowingList<Int>
+    @exclusivity(unchecked) var settledStarts: BlockStarts
     @exclusivity(unchecked) var tailIDs: [BlockID]
     @exclusivity(unchecked) var tailStarts: [Int]
 
-    init(settledIDs: GrowingList<BlockID>, settledStarts: GrowingList<Int>, tailIDs: [BlockID], tailStarts: [Int]) {
+    init(settledIDs: GrowingList<BlockID>, settledStarts: BlockStarts, tailIDs: [BlockID], tailStarts: [Int]) {
         self.settledIDs = settledIDs
         self.settledStarts = settledStarts
         self.tailIDs = tailIDs
         self.tailStarts = tailStarts
     }
 
-    static let empty = StreamLayout(settledIDs: [], settledStarts: [], tailIDs: [], tailStarts: [])
+    static let empty = StreamLayout(settledIDs: [], settledStarts: BlockStarts([]), tailIDs: [], tailStarts: [])
+}
+
+/// The node index of each settled top-level block of a layout: the
+/// stream's list of them, but for the blocks from `overrideFrom` on, which
+/// a snapshot emitted again (provisionally, with a definition only the tail
+/// has) at `overrides`. The list is shared, not copied: a copy per
+/// provisional snapshot cost the document.
+struct BlockStarts: RandomAccessCollection, Sendable {
+    let list: GrowingList<Int>
+    let overrideFrom: Int
+    let overrides: [Int]
+
+    init(_ list: GrowingList<Int>) {
+        self.list = list
+        overrideFrom = list.count
+        overrides = []
+    }
+
+    /// `list[..<from]` followed by `overrides`.
+    init(_ list: GrowingList<Int>, from: Int, overrides: [Int]) {
+        precondition(from >= 0 && from <= list.count, "BlockStarts prefix out of range")
+        self.list = list
+        overrideFrom = from
+        self.overrides = overrides
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { overrideFrom + overrides.count }
+
+    @inline(__always)
+    subscript(k: Int) -> Int {
+        k < overrideFrom ? list[k] : overrides[k - overrideFrom]
+    }
 }
 
 /// What an update changed (see `StreamUpdate`). The engine writes one
