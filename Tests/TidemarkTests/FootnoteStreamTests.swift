@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    /// In a document with footnotes, new list items and new paragraphs
+    /// take the new-block path (numbered as in a snapshot afterwards: a
+    /// new block may hold a reference, and blocks settle on the way); a
+    /// definition typed still takes the exact way.
+    @Test func newBlocksInDocumentsWithFootnotesTakeTheNewBlockPath() {
+        var stream = MarkdownStream()
+        let intro = "Cited.[^1]\n\n[^1]: A source.\n\n"
+        stream.append(intro)
+        let before = stream.engine.newBlockPasses
+        var text = intro
+        let typed = (1...8).map { "- item \($0) with *words*\(($0 % 3 == 0) ? " and a note[^1]" : "")\n" }.joined()
+            + "\nA paragraph.[^2]\n\n[^2]: Another.\n\n- last item[^2]\n"
+        for chunk in typed.utf8.chunked(4) {
+            stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(stream.document == Document(parsing: text))
+        }
+        let passes = stream.engine.newBlockPasses - before
+        #expect(passes >= 8, "\(passes) new-block passes")
+    }
+
     /// In a document with footnotes, rows with no `[^` take the table
     /// paths (a cell, a row, a new row); a row where a reference is typed
     /// takes the exact way, and is numbered.

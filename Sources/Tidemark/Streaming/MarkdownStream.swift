@@ -633,7 +633,7 @@ final class StreamEngine: @unchecked Sendable {
     /// marker that came alone, `#` before its space). Anything else goes the
     /// exact way.
     private func appendNewBlockLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard started, pending.isEmpty, !publishedPending, !placeholderShown, lastLabels.footnoteCount == 0, provisionalFrom == nil,
+        guard started, pending.isEmpty, !publishedPending, !placeholderShown, provisionalFrom == nil,
               !bytes.isEmpty, bytes.count <= 256 else { return false }
         let sourceCount = storage.source.count
         let continuing = newLine.active && newLine.end == sourceCount
@@ -713,7 +713,7 @@ final class StreamEngine: @unchecked Sendable {
         // later bytes come here too, and leave at the first check.)
         let sourceCount = storage.source.count
         guard sourceCount > 0, storage.source[sourceCount - 1] == 0x0A || storage.source[sourceCount - 1] == 0x20,
-              !publishedPending, !placeholderShown, started, pending.isEmpty, lastLabels.footnoteCount == 0,
+              !publishedPending, !placeholderShown, started, pending.isEmpty,
               provisionalFrom == nil, !bytes.isEmpty, bytes.count <= 256,
               !(newLine.active && newLine.end == sourceCount) else { return false }
         let p = parser
@@ -783,7 +783,13 @@ final class StreamEngine: @unchecked Sendable {
         if newTop { tops.append(first) }
         storage.streamLayout = nil
         storage.streamDiff = nil
-        publishDiff(provisional: nil, renumbered: [], tailTops: tops, dirtyFrom: first, previousHadPending: false,
+        // (Blocks that settled were emitted again, the new ones may hold a
+        // reference: footnotes are numbered as in a snapshot.)
+        var renumbered: [Int] = []
+        if options.contains(.footnotes) && lastLabels.footnoteCount > 0 {
+            renumbered = renumberFootnotes(provisional: nil, tailTops: tops)
+        }
+        publishDiff(provisional: nil, renumbered: renumbered, tailTops: tops, dirtyFrom: first, previousHadPending: false,
                     definitionsMoved: false)
         tops.removeAll(keepingCapacity: true)
         tailTopsScratch = tops
@@ -1144,11 +1150,13 @@ final class StreamEngine: @unchecked Sendable {
         findTrailingLeaf(nodes)
         leafInlineNode = -1
         forgetLineState()
-        if (attachNode == 0 && !sameTop) || settled {
+        if (attachNode == 0 && !sameTop) || settled || (options.contains(.footnotes) && lastLabels.footnoteCount > 0) {
             // A new top-level block, or blocks settled: the diff and the
-            // layout are new too.
+            // layout are new too. (With footnotes, the new block may hold a
+            // reference that moves a number anywhere: renumbered, and the
+            // blocks whose numbers moved reported.)
             swap(&nodes, &storage.nodes)
-            publishNewLayout(first: first, newTop: attachNode == 0)
+            publishNewLayout(first: first, newTop: attachNode == 0 && !sameTop)
             swap(&nodes, &storage.nodes)
         } else {
             _ = trailingBlockChanged()
