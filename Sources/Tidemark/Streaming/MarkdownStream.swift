@@ -4059,6 +4059,7 @@ final class StreamEngine: @unchecked Sendable {
         let p = parser
         // A new definition may resolve a reference in a settled block.
         var rebuildFrom = provisionalFrom
+        let wasProvisional = provisionalFrom
         provisionalFrom = nil
         // (Settling parses and emits the settled input alone: without the
         // labels the last snapshot's tail added.)
@@ -4070,6 +4071,22 @@ final class StreamEngine: @unchecked Sendable {
             }
             definitionsSeen = p.labels.definitionCount
             footnotesSeen = p.labels.footnoteCount
+        }
+        // The last snapshot emitted the settled blocks from `r` on again
+        // with the tail's definitions: with the settled labels as they were
+        // then, the nodes they had come back from where they were kept,
+        // instead of being emitted once more (reported as an emission would
+        // be: the same content). A definition typed under its references
+        // is provisional for every chunk of it.
+        if let r = rebuildFrom, r == wasProvisional, justSettled.isEmpty, provisionalBackup.from == r,
+           provisionalBackup.blockCount == settledBlocks.count, provisionalBackup.nodeCount == settledNodeCount,
+           provisionalBackup.definitionCount == p.labels.definitionCount,
+           provisionalBackup.footnoteCount == p.labels.footnoteCount {
+            restoreProvisionalBackup(r)
+            for k in r..<settledBlocks.count {
+                justSettled.append((settledIDs[k], settledHashes[k], settledHashes[k], false))
+            }
+            rebuildFrom = nil
         }
         // Closed top-level blocks not yet settled (most snapshots: none).
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
@@ -4206,6 +4223,37 @@ final class StreamEngine: @unchecked Sendable {
         swap(&nodes, &storage.nodes)
     }
     @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
+
+    /// The settled nodes of blocks `from...` (there were `blockCount`
+    /// settled blocks, `nodeCount` settled nodes, and the settled labels
+    /// counted these), kept aside when a provisional snapshot emitted those
+    /// blocks again with definitions only the tail had.
+    private struct ProvisionalBackup {
+        var from = -1
+        var blockCount = 0
+        var nodeCount = 0
+        var definitionCount = 0
+        var footnoteCount = 0
+        var nodes: [RawNode] = []
+    }
+    @exclusivity(unchecked) private var provisionalBackup = ProvisionalBackup()
+
+    /// Puts back the settled nodes of blocks `r...` (see `settle`); the
+    /// provisional ones and the tail after them go.
+    private func restoreProvisionalBackup(_ r: Int) {
+        let start = settledNodeStarts[r]
+        lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
+        forgetFootnoteIndex(from: start)
+        withStorage { st in
+            if st.nodes.count > start { st.nodes.removeSubrange(start...) }
+            st.nodes.append(contentsOf: provisionalBackup.nodes)
+            if r > 0 { st.nodes[settledNodeStarts[r - 1]].next = Int32(start) } else { st.nodes[0].firstChild = Int32(start) }
+            st.nodes[0].lastChild = Int32(settledNodeStarts[settledNodeStarts.count - 1])
+            st.nodes[settledNodeStarts[settledNodeStarts.count - 1]].next = -1
+            if st.arena.count > settledArenaCount { st.arena.removeSubrange(settledArenaCount...) }
+        }
+        provisionalBackup.from = -1
+    }
     @exclusivity(unchecked) private var adoptedMissesScratch: [Set<[UInt8]>] = []
     @exclusivity(unchecked) private var keepJustSettled = false
 
@@ -4458,6 +4506,14 @@ final class StreamEngine: @unchecked Sendable {
             if let r = provisional {
                 lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
                 forgetFootnoteIndex(from: settledNodeStarts[r])
+                // (The settled nodes go aside: the next settle puts them back.)
+                provisionalBackup.from = r
+                provisionalBackup.blockCount = settledBlocks.count
+                provisionalBackup.nodeCount = settledNodeCount
+                provisionalBackup.definitionCount = cp.definitionCount
+                provisionalBackup.footnoteCount = cp.footnoteKeyCount
+                provisionalBackup.nodes.removeAll(keepingCapacity: true)
+                provisionalBackup.nodes.append(contentsOf: nodes[settledNodeStarts[r]..<settledNodeCount])
                 nodes.removeSubrange(settledNodeStarts[r]...)
                 arena.removeSubrange(settledArenaCount...)
                 provisionalFrom = r
