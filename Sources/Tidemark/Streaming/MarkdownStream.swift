@@ -2764,6 +2764,8 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends the block parser took from a checkpoint for a new
     /// line (`appendNewBlockLine`), for the same kind of test.
     @exclusivity(unchecked) private(set) var newBlockPasses = 0
+    /// Settled blocks emitted again by provisional snapshots (for tests).
+    @exclusivity(unchecked) private(set) var provisionalEmissions = 0
     /// How many appends parsed the trailing paragraph's (or heading's)
     /// inlines again (`emitTrailingParagraph`), for the same kind of test.
     @exclusivity(unchecked) private(set) var paragraphPasses = 0
@@ -4238,6 +4240,32 @@ final class StreamEngine: @unchecked Sendable {
     }
     @exclusivity(unchecked) private var provisionalBackup = ProvisionalBackup()
 
+    /// Appends `saved[lo..<hi]`, the nodes of a top-level block that
+    /// started at node `from`, as the root's last child: its node indices
+    /// moved by where it lands.
+    private static func appendMoved(_ saved: [RawNode], _ lo: Int, _ hi: Int, from: Int, into nodes: inout [RawNode]) {
+        let start = nodes.count
+        let delta = Int32(start - from)
+        saved.withUnsafeBufferPointer { b in
+            for i in lo..<hi {
+                var n = b[i]
+                if n.firstChild >= 0 { n.firstChild += delta }
+                if n.lastChild >= 0 { n.lastChild += delta }
+                if i == lo {
+                    n.parent = 0
+                    n.next = -1
+                } else {
+                    n.parent += delta
+                    if n.next >= 0 { n.next += delta }
+                }
+                nodes.append(n)
+            }
+        }
+        let last = nodes[0].lastChild
+        if last >= 0 { nodes[Int(last)].next = Int32(start) } else { nodes[0].firstChild = Int32(start) }
+        nodes[0].lastChild = Int32(start)
+    }
+
     /// Puts back the settled nodes of blocks `r...` (see `settle`); the
     /// provisional ones and the tail after them go.
     private func restoreProvisionalBackup(_ r: Int) {
@@ -4527,7 +4555,17 @@ final class StreamEngine: @unchecked Sendable {
                 provisionalHashes.removeAll()
                 for k in r..<settledBlocks.count {
                     let start = nodes.count
-                    p.emitBlocks(from: settledBlocks[k], parent: 0, siblings: false, into: &nodes, inline: inline)
+                    // Only the blocks that missed a label the tail defines
+                    // change: the others are their settled nodes again,
+                    // moved (a copy, not a parse).
+                    if k == r || settledMisses[k].contains(where: { p.labels.defines($0) }) {
+                        p.emitBlocks(from: settledBlocks[k], parent: 0, siblings: false, into: &nodes, inline: inline)
+                        provisionalEmissions &+= 1
+                    } else {
+                        let end = k + 1 < settledBlocks.count ? settledNodeStarts[k + 1] : settledNodeCount
+                        StreamEngine.appendMoved(provisionalBackup.nodes, settledNodeStarts[k] - settledNodeStarts[r],
+                                                 end - settledNodeStarts[r], from: settledNodeStarts[k], into: &nodes)
+                    }
                     provisionalStarts.append(start)
                     provisionalHashes.append(StreamEngine.nodeHash(nodes, start, nodes.count))
                 }
