@@ -48,6 +48,10 @@ import Testing
                     || !Set(update.removed).isDisjoint(with: ids) {
                     return "after \(at) bytes (chunks \(chunks)): diff changed \(update.changed) inserted \(update.inserted) removed \(update.removed) for blocks \(update.blockIDs)"
                 }
+                // Inserted blocks are new; changed ones were there.
+                if let id = update.inserted.first(where: { shown[$0] != nil }) ?? update.changed.first(where: { shown[$0] == nil && at > size }) {
+                    return "after \(at) bytes (chunks \(chunks)): block \(id) reported \(shown[id] != nil ? "inserted" : "changed") for blocks \(update.blockIDs)"
+                }
                 var now: [BlockID: String] = [:]
                 for id in update.blockIDs {
                     if let node = update.node(for: id) { now[id] = update.document.html(of: node) }

@@ -1156,6 +1156,9 @@ final class StreamEngine: @unchecked Sendable {
             // reference that moves a number anywhere: renumbered, and the
             // blocks whose numbers moved reported.)
             swap(&nodes, &storage.nodes)
+            // (Blocks that settled before this pass were reported with the
+            // update that settled them.)
+            if !settled && !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
             publishNewLayout(first: first, newTop: attachNode == 0 && !sameTop)
             swap(&nodes, &storage.nodes)
         } else {

@@ -251,4 +251,16 @@ extension FuzzFindingsTests {
         let docs = ["a[^1]\n\n+ [foo]\n\n[foo]: /uvw\n\n[^1]: x\n", "[^2] b\n\n> [x] c\n\n[x]: <a b>\n\n[^2]: y\n"]
         FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 3, 7], checkDiff: true)
     }
+
+    /// Session 18, the `stream` target, on that session's code (the
+    /// new-block paths newly taken in documents with footnotes): a new
+    /// top-level paragraph settled the blocks before it and reported them;
+    /// its next byte took the new-block path again and, renumbering, went
+    /// through the general diff, which took the blocks settled by the
+    /// append before for just settled — and reported them inserted.
+    @Test func fuzz_stream_blocksSettledByTheAppendBeforeAreNotInsertedAgain() {
+        let docs = ["Text.\n\n[^1]: Some *bolded* note.\n\nHi!\n\n[^footnote]:\n    > Quote.\n",
+                    "A[^1]\n\n[^1]: b\n\nc\n\n- [^1] d\n"]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1], checkDiff: true)
+    }
 }
