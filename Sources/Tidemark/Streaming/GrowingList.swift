@@ -45,8 +45,16 @@ struct GrowingList<Element: BitwiseCopyable & Sendable>: RandomAccessCollection,
     var startIndex: Int { 0 }
     var endIndex: Int { count }
 
+    @inline(__always)
     subscript(i: Int) -> Element {
         precondition(i >= 0 && i < count, "GrowingList index out of range")
+        return chunks.withUnsafeBufferPointer { $0[i >> GrowingList.chunkShift].base[i & (GrowingList.chunkSize - 1)] }
+    }
+
+    /// (Read on every append: without the generic collection's detour.)
+    var last: Element? {
+        guard count > 0 else { return nil }
+        let i = count - 1
         return chunks.withUnsafeBufferPointer { $0[i >> GrowingList.chunkShift].base[i & (GrowingList.chunkSize - 1)] }
     }
 
