@@ -80,6 +80,26 @@ import Testing
         #expect(passes >= 8, "\(passes) new-block passes")
     }
 
+    /// Text typed after a reference in the same paragraph takes the
+    /// paragraph path too; the footnotes are numbered after each pass (a
+    /// new reference moves its definition's count, reported with the
+    /// paragraph).
+    @Test func textAfterAReferenceTakesTheParagraphPath() {
+        var stream = MarkdownStream()
+        let intro = "[^1]: A source.\n\n[^2]: Another.\n\nCited here.[^1]"
+        stream.append(intro)
+        let before = stream.engine.paragraphPasses
+        var text = intro
+        let typed = " And the sentence goes on with *more* words, then cites again.[^2] And [^1] once more, `done`."
+        for chunk in typed.utf8.chunked(4) {
+            let update = stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(update.document == Document(parsing: text))
+        }
+        let passes = stream.engine.paragraphPasses - before
+        #expect(passes >= 4, "\(passes) paragraph passes")
+    }
+
     /// In a document with footnotes, rows with no `[^` take the table
     /// paths (a cell, a row, a new row); a row where a reference is typed
     /// takes the exact way, and is numbered.

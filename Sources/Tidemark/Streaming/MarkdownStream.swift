@@ -2876,14 +2876,40 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard para.kind == .paragraph || para.kind == .heading, Int(para.end) == sourceCount,
               trailingParagraphLines.last.map({ Int($0.end) == sourceCount }) == true else { return false }
-        guard Normalizer.isClean(bytes), leafLineDecided(bytes), lastLabels.footnoteCount == 0 || paragraphHoldsNoFootnote(bytes)
-        else { return false }
+        guard Normalizer.isClean(bytes), leafLineDecided(bytes) else { return false }
+        // (A paragraph with a `[^` may hold a reference, or gain one: the
+        // footnotes are numbered after the pass, as in a snapshot.)
+        let numbered = options.contains(.footnotes) && lastLabels.footnoteCount > 0 && !paragraphHoldsNoFootnote(bytes)
         reclaim()
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
-        return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
+        let shown = emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
+        if numbered { renumberAfterPass() }
+        return shown
+    }
+
+    /// After a pass over the trailing paragraph that may have made or
+    /// moved a footnote reference: the footnotes numbered as a snapshot
+    /// numbers them, and the blocks whose numbers moved (a definition's
+    /// count of references, a label's number) reported with the paragraph.
+    private func renumberAfterPass() {
+        var tops = take(&tailTopsScratch)
+        tops.removeAll(keepingCapacity: true)
+        for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
+        let holders = renumberFootnotes(provisional: nil, tailTops: tops)
+        tops.removeAll(keepingCapacity: true)
+        tailTopsScratch = tops
+        guard !holders.isEmpty else { return }
+        let settledCount = settledIDs.count
+        let tail = lastTailIDs
+        for k in holders where k - settledCount < tail.count {
+            let id = k < settledCount ? settledIDs[k] : tail[k - settledCount]
+            if !(lastDiffMode == 1 && lastSingleID == id) { mergeIntoDiff(id) }
+        }
+        // (A later part of the same chunk adds to this diff.)
+        diffEpoch = appendEpoch
     }
 
     /// Whether the trailing paragraph's source and `bytes` after it hold no
