@@ -100,6 +100,24 @@ import Testing
         #expect(passes >= 4, "\(passes) paragraph passes")
     }
 
+    /// A URL typed in a document with footnotes grows its link in place
+    /// (bytes that cannot open or close a reference), as without them:
+    /// neither a full snapshot nor a paragraph pass per chunk.
+    @Test func urlsInDocumentsWithFootnotesGrowInPlace() {
+        var stream = MarkdownStream()
+        let intro = "Cited.[^1]\n\n[^1]: Source, "
+        stream.append(intro)
+        let before = stream.engine.fullSnapshots + stream.engine.paragraphPasses
+        var text = intro
+        for chunk in "https://github.com/metric/metric-rs/tree/main/src/lib.rs and more".utf8.chunked(4) {
+            let update = stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(update.document == Document(parsing: text))
+        }
+        let passes = stream.engine.fullSnapshots + stream.engine.paragraphPasses - before
+        #expect(passes <= 4, "\(passes) full snapshots and paragraph passes")
+    }
+
     /// In a document with footnotes, rows with no `[^` take the table
     /// paths (a cell, a row, a new row); a row where a reference is typed
     /// takes the exact way, and is numbered.

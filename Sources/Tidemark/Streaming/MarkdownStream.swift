@@ -1679,7 +1679,12 @@ final class StreamEngine: @unchecked Sendable {
                 return false
             }
         }
-        guard options.contains(.autolink), !lastTailIDs.isEmpty, lastLabels.footnoteCount == 0 else { return false }
+        // (With footnotes: bytes that cannot close or open a reference —
+        // the link grows in place and no number moves.)
+        guard options.contains(.autolink), !lastTailIDs.isEmpty,
+              lastLabels.footnoteCount == 0
+                || !bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "^") })
+        else { return false }
         let sourceCount = storage.source.count
         let count = storage.nodes.count
         // The leaf: the trailing paragraph or heading, or the open cell of
