@@ -38,9 +38,21 @@ import Testing
         #expect(scanned <= 15 * nodes, "\(scanned) nodes scanned for \(nodes) nodes")
     }
 
+    /// Appends `typed` to `stream` in chunks of `size`, each update checked
+    /// against the batch parse of `text` (what was appended before) and
+    /// the chunks so far.
+    static func type(_ typed: String, into stream: inout MarkdownStream, after text: inout String, chunk size: Int,
+                     sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for chunk in typed.utf8.chunked(size) {
+            let update = stream.append(bytes: Array(chunk))
+            text += String(decoding: chunk, as: UTF8.self)
+            #expect(update.document == Document(parsing: text), sourceLocation: sourceLocation)
+        }
+    }
+
     /// In a document with footnotes, a paragraph with no `[^` in it is
     /// parsed again on its own (its passes move no footnote number); one
-    /// where a reference is typed takes the exact way, and is numbered.
+    /// where a reference is typed is numbered after its pass.
     @Test func paragraphsWithoutReferencesTakeTheParagraphPath() {
         var stream = MarkdownStream()
         let intro = "Cited.[^1]\n\n[^1]: A source.\n\nThen"
@@ -52,11 +64,7 @@ import Testing
         #expect(passes >= 10, "\(passes) paragraph passes")
         #expect(stream.document == Document(parsing: intro + typed))
         var text = intro + typed
-        for chunk in " Again.[^1] And [^2] not.".utf8.chunked(3) {
-            stream.append(bytes: Array(chunk))
-            text += String(decoding: chunk, as: UTF8.self)
-            #expect(stream.document == Document(parsing: text))
-        }
+        FootnoteStreamTests.type(" Again.[^1] And [^2] not.", into: &stream, after: &text, chunk: 3)
     }
 
     /// In a document with footnotes, new list items and new paragraphs
@@ -71,11 +79,7 @@ import Testing
         var text = intro
         let typed = (1...8).map { "- item \($0) with *words*\(($0 % 3 == 0) ? " and a note[^1]" : "")\n" }.joined()
             + "\nA paragraph.[^2]\n\n[^2]: Another.\n\n- last item[^2]\n"
-        for chunk in typed.utf8.chunked(4) {
-            stream.append(bytes: Array(chunk))
-            text += String(decoding: chunk, as: UTF8.self)
-            #expect(stream.document == Document(parsing: text))
-        }
+        FootnoteStreamTests.type(typed, into: &stream, after: &text, chunk: 4)
         let passes = stream.engine.newBlockPasses - before
         #expect(passes >= 8, "\(passes) new-block passes")
     }
@@ -91,11 +95,7 @@ import Testing
         let before = stream.engine.paragraphPasses
         var text = intro
         let typed = " And the sentence goes on with *more* words, then cites again.[^2] And [^1] once more, `done`."
-        for chunk in typed.utf8.chunked(4) {
-            let update = stream.append(bytes: Array(chunk))
-            text += String(decoding: chunk, as: UTF8.self)
-            #expect(update.document == Document(parsing: text))
-        }
+        FootnoteStreamTests.type(typed, into: &stream, after: &text, chunk: 4)
         let passes = stream.engine.paragraphPasses - before
         #expect(passes >= 4, "\(passes) paragraph passes")
     }
@@ -109,11 +109,8 @@ import Testing
         stream.append(intro)
         let before = stream.engine.fullSnapshots + stream.engine.paragraphPasses
         var text = intro
-        for chunk in "https://github.com/metric/metric-rs/tree/main/src/lib.rs and more".utf8.chunked(4) {
-            let update = stream.append(bytes: Array(chunk))
-            text += String(decoding: chunk, as: UTF8.self)
-            #expect(update.document == Document(parsing: text))
-        }
+        FootnoteStreamTests.type("https://github.com/metric/metric-rs/tree/main/src/lib.rs and more", into: &stream,
+                                 after: &text, chunk: 4)
         let passes = stream.engine.fullSnapshots + stream.engine.paragraphPasses - before
         #expect(passes <= 4, "\(passes) full snapshots and paragraph passes")
     }
@@ -128,11 +125,7 @@ import Testing
         let before = stream.engine.rowPasses
         var text = intro
         let typed = (1...12).map { "| row \($0) | some *notes* and `code` |\n" }.joined() + "| cited | see[^1] here |\n"
-        for chunk in typed.utf8.chunked(4) {
-            stream.append(bytes: Array(chunk))
-            text += String(decoding: chunk, as: UTF8.self)
-            #expect(stream.document == Document(parsing: text))
-        }
+        FootnoteStreamTests.type(typed, into: &stream, after: &text, chunk: 4)
         let passes = stream.engine.rowPasses - before
         #expect(passes >= 20, "\(passes) row passes")
     }
