@@ -27,7 +27,7 @@ struct FootnoteFold {
     }
 
     /// The settled footnote nodes, in document order.
-    private(set) var entries: [Entry] = []
+    private var entries: [Entry] = []
 
     // Per label id, for the settled footnotes.
     private var firstDefinition: [Int32] = []
@@ -67,8 +67,6 @@ struct FootnoteFold {
     /// Nodes looked at (for tests: the cost of renumbering).
     private(set) var visited = 0
 
-    var isEmpty: Bool { entries.isEmpty }
-
     /// Makes room for label ids below `count`.
     mutating func reserveKeys(_ count: Int) {
         let have = firstDefinition.count
@@ -88,7 +86,8 @@ struct FootnoteFold {
     }
 
     /// A settled footnote node after the others (its label's id below the
-    /// count given to `reserveKeys`).
+    /// count given to `reserveKeys`, which the engine calls as it gives
+    /// out ids).
     mutating func append(node: Int32, key: Int32, isDefinition: Bool) {
         let k = Int(key)
         var ordinal: Int32 = 0

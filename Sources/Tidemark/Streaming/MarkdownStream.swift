@@ -783,6 +783,9 @@ final class StreamEngine: @unchecked Sendable {
         if newTop { tops.append(first) }
         storage.streamLayout = nil
         storage.streamDiff = nil
+        // (Blocks an earlier append settled were reported with the update
+        // that settled them.)
+        if justSettledEpoch != appendEpoch && !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
         // (Blocks that settled were emitted again, the new ones may hold a
         // reference: footnotes are numbered as in a snapshot.)
         var renumbered: [Int] = []
@@ -1156,9 +1159,6 @@ final class StreamEngine: @unchecked Sendable {
             // reference that moves a number anywhere: renumbered, and the
             // blocks whose numbers moved reported.)
             swap(&nodes, &storage.nodes)
-            // (Blocks that settled before this pass were reported with the
-            // update that settled them.)
-            if !settled && !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
             publishNewLayout(first: first, newTop: attachNode == 0 && !sameTop)
             swap(&nodes, &storage.nodes)
         } else {
@@ -3425,7 +3425,7 @@ final class StreamEngine: @unchecked Sendable {
     /// parser's too), as table cells are emitted; then puts them back.
     private func emittingCells(_ body: (inout [RawNode], InlineParser, Bytes) -> Void) {
         var nodes = take(&storage.nodes)
-        let inline = inlineParserForLastSnapshot()
+        let inline = inlineParser(parser)
         assert(inline.arena.isEmpty)
         swap(&inline.arena, &storage.arena)
         storage.source.withUnsafeBufferPointer { source in
@@ -4034,7 +4034,7 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// The engine's one inline parser (it is reused from leaf to leaf, as
-    /// in a batch parse), set up for these definitions.
+    /// in a batch parse), looking labels up in the parser's table.
     @exclusivity(unchecked) private var cachedInline: InlineParser? = nil
     private func inlineParser(_ p: BlockParser) -> InlineParser {
         if let c = cachedInline {
@@ -4048,11 +4048,6 @@ final class StreamEngine: @unchecked Sendable {
         let inline = InlineParser(options: options, labels: p.labels)
         cachedInline = inline
         return inline
-    }
-
-    /// The inline parser set up with the labels of the last snapshot.
-    private func inlineParserForLastSnapshot() -> InlineParser {
-        inlineParser(parser)
     }
 
     private func makeInline(_ p: BlockParser) -> InlineParser {
@@ -4070,6 +4065,8 @@ final class StreamEngine: @unchecked Sendable {
     /// re-emitted because a definition arrived.
     /// `forced`: re-emitted because a definition it missed has arrived.
     @exclusivity(unchecked) private var justSettled: [(id: BlockID, hash: Int, oldHash: Int?, forced: Bool)] = []
+    /// The `appendEpoch` of the append whose settle last wrote `justSettled`.
+    @exclusivity(unchecked) private var justSettledEpoch: UInt64 = 0
     /// Whether the last snapshot showed pending bytes (an incomplete UTF-8
     /// sequence as U+FFFD): the next one may show other bytes in that place.
     @exclusivity(unchecked) private var publishedPending = false
@@ -4092,6 +4089,7 @@ final class StreamEngine: @unchecked Sendable {
         } else if !justSettled.isEmpty {
             justSettled.removeAll(keepingCapacity: true)
         }
+        justSettledEpoch = appendEpoch
         let p = parser
         // A new definition may resolve a reference in a settled block.
         var rebuildFrom = provisionalFrom
@@ -4788,21 +4786,17 @@ final class StreamEngine: @unchecked Sendable {
                             if let id = footnoteKeyIDs[k] { return id }
                             let id = Int32(footnoteKeyIDs.count)
                             footnoteKeyIDs[k] = id
+                            footnoteFold.reserveKeys(footnoteKeyIDs.count)
                             return id
                         }
                         // The settled footnotes since the last snapshot join
                         // the fold; those after them are the tail.
                         footnoteNodesScanned &+= max(0, prefixEnd - footnoteIndexEnd) + (nodes.count - prefixEnd)
-                        var settledKeys: [(node: Int32, key: Int32)] = []
                         for i in footnoteIndexEnd..<max(footnoteIndexEnd, prefixEnd) where isFootnote(i) {
-                            settledKeys.append((Int32(i), key(i)))
+                            footnoteFold.append(node: Int32(i), key: key(i), isDefinition: nodes[i].kind == .footnoteDefinition)
                         }
                         footnoteIndexEnd = max(footnoteIndexEnd, prefixEnd)
                         for i in prefixEnd..<nodes.count where isFootnote(i) { tail.append((Int32(i), key(i))) }
-                        footnoteFold.reserveKeys(footnoteKeyIDs.count)
-                        for (i, k) in settledKeys {
-                            footnoteFold.append(node: i, key: k, isDefinition: nodes[Int(i)].kind == .footnoteDefinition)
-                        }
                         // The same footnotes as the last snapshot (the settled
                         // ones unchanged, the others with the same labels in
                         // the same order): the same numbers. The nodes after
