@@ -74,8 +74,8 @@ extension BlockParser {
         persistentFloor = Int32(blocks.count)
         // (What the last snapshot added goes: this one adds its own.)
         labels.clearOverlay()
-        checkpointChain.removeAll(keepingCapacity: true)
-        checkpointSaved.removeAll(keepingCapacity: true)
+        checkpointChain.truncate(to: 0)
+        checkpointSaved.truncate(to: 0)
         var b: Int32 = 0
         while true {
             checkpointChain.append(b)
@@ -105,11 +105,11 @@ extension BlockParser {
 
     func rollback(to c: BlockCheckpoint) {
         persistentFloor = 0
-        if blocks.count > c.blockCount { blocks.removeSubrange(c.blockCount...) }
+        if blocks.count > c.blockCount { blocks.truncate(to: c.blockCount) }
         for (i, blk) in checkpointSaved { blocks[Int(i)] = blk }
-        if lines.count > c.lineCount { lines.removeSubrange(c.lineCount...) }
-        if lineStarts.count > c.lineStartCount { lineStarts.removeSubrange(c.lineStartCount...) }
-        if tableAlignments.count > c.tableAlignmentCount { tableAlignments.removeSubrange(c.tableAlignmentCount...) }
+        if lines.count > c.lineCount { lines.truncate(to: c.lineCount) }
+        if lineStarts.count > c.lineStartCount { lineStarts.truncate(to: c.lineStartCount) }
+        if tableAlignments.count > c.tableAlignmentCount { tableAlignments.truncate(to: c.tableAlignmentCount) }
         // (The labels the snapshot added stay in the table's overlay until
         // the next snapshot starts: see `LabelTable`.)
         tip = c.tip

@@ -137,9 +137,9 @@ extension BlockParser {
 
     /// Fills the inline parser's content and line map from a leaf's lines.
     func loadLeafContent(_ b: Int32, inline: InlineParser, trimTrailing: Bool) {
-        inline.content.removeAll(keepingCapacity: true)
-        inline.lineContentStart.removeAll(keepingCapacity: true)
-        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        inline.content.truncate(to: 0)
+        inline.lineContentStart.truncate(to: 0)
+        inline.lineSourceStart.truncate(to: 0)
         let first = Int(blocks[Int(b)].firstLine)
         let count = Int(blocks[Int(b)].lineCount)
         for k in 0..<count {
@@ -180,7 +180,7 @@ extension BlockParser {
                      mark: inout EmitMark, other: inout EmitMark, continueText: Bool = false) {
         // The work stack is the parser's, kept between leaves: no allocation.
         var stack = take(&emitStack)
-        defer { stack.removeAll(keepingCapacity: true); emitStack = stack }
+        defer { stack.truncate(to: 0); emitStack = stack }
         stack.append((first, parent, false))
         let emails = options.contains(.autolink)
         // The next top-level text joins the text node before it.
@@ -294,7 +294,7 @@ struct EmitMark {
 
     /// Cuts `out` back to the recorded state.
     func restore(parent: Int32, _ out: inout [RawNode]) {
-        out.removeSubrange(at...)
+        out.truncate(to: at)
         out[Int(parent)].lastChild = top
         if top >= 0 {
             out[Int(top)].next = -1

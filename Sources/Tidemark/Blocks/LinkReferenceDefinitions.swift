@@ -5,8 +5,8 @@ extension BlockParser {
     /// Joins a leaf's content lines with `\n` into `out`, and records where
     /// each line starts in it.
     func leafContent(_ b: Int32, into out: inout [UInt8], lineOffsets: inout [Int]) {
-        out.removeAll(keepingCapacity: true)
-        lineOffsets.removeAll(keepingCapacity: true)
+        out.truncate(to: 0)
+        lineOffsets.truncate(to: 0)
         let first = Int(blocks[Int(b)].firstLine)
         let count = Int(blocks[Int(b)].lineCount)
         for k in 0..<count {

@@ -16,7 +16,7 @@ extension BlockParser {
     /// capacity); returns whether the last cell ended at a pipe.
     @discardableResult
     static func splitRow(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) -> Bool {
-        cells.removeAll(keepingCapacity: true)
+        cells.truncate(to: 0)
         var i = start
         var e = end
         while i < e && isSpaceOrTab(s[i]) { i += 1 }
@@ -32,7 +32,7 @@ extension BlockParser {
     /// indentation to strip); returns whether the row ends at a pipe and
     /// where the text after the last pipe starts.
     static func splitRowTail(_ s: Bytes, _ start: Int, _ end: Int, into cells: inout [(Int, Int)]) -> (endsAtPipe: Bool, openStart: Int) {
-        cells.removeAll(keepingCapacity: true)
+        cells.truncate(to: 0)
         var e = end
         while e > start && isSpaceOrTab(s[e - 1]) { e -= 1 }
         // Nothing but spaces after the pipe: the row ends at it.
@@ -214,9 +214,9 @@ extension BlockParser {
     /// A cell's content: `\|` becomes `|` before inline parsing (GFM spec,
     /// example 200), so code spans show the pipe.
     func loadCellContent(_ start: Int, _ end: Int, inline: InlineParser) {
-        inline.content.removeAll(keepingCapacity: true)
-        inline.lineContentStart.removeAll(keepingCapacity: true)
-        inline.lineSourceStart.removeAll(keepingCapacity: true)
+        inline.content.truncate(to: 0)
+        inline.lineContentStart.truncate(to: 0)
+        inline.lineSourceStart.truncate(to: 0)
         inline.lineContentStart.append(0)
         inline.lineSourceStart.append(start)
         var i = start

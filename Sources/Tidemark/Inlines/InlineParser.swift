@@ -238,7 +238,7 @@ final class InlineParser {
     func parseResuming(length: Int) -> Bool {
         var start = 0
         if resumePosition > 0 && resumePosition < length && resumeNodeCount <= nodes.count && resumeLast >= 0 {
-            if nodes.count > resumeNodeCount { nodes.removeSubrange(resumeNodeCount...) }
+            if nodes.count > resumeNodeCount { nodes.truncate(to: resumeNodeCount) }
             nodes[Int(resumeLast)].next = -1
             nodes[0].last = resumeLast
             nodes[0].end = Int32(length)
@@ -248,7 +248,7 @@ final class InlineParser {
             cleanPosition = 0
             cleanLast = -1
             forgetResumeOpeners()
-            nodes.removeAll(keepingCapacity: true)
+            nodes.truncate(to: 0)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
         }
         resetScan(keeping: resumeOpenerCount, brackets: resumeBracketCount)
@@ -387,7 +387,7 @@ final class InlineParser {
         // the last resume point and of those a closer reached).
         let low = min(touchedFloor, resumeOpenerCount)
         var live = take(&liveScratch)
-        live.removeAll(keepingCapacity: true)
+        live.truncate(to: 0)
         var d = delimiterTop
         while d >= low {
             live.append(d)
@@ -404,7 +404,7 @@ final class InlineParser {
         }
         if w == low && low > 0 { delimiters[Int(low - 1)].next = -1 }
         liveScratch = live
-        if delimiters.count > Int(w) { delimiters.removeSubrange(Int(w)...) }
+        if delimiters.count > Int(w) { delimiters.truncate(to: Int(w)) }
         delimiterTop = w - 1
         resumeOpenerCount = w
         touchedFloor = .max
@@ -441,7 +441,7 @@ final class InlineParser {
     private func restartAtCleanPoint(length: Int) -> Int {
         let start: Int
         if cleanPosition > 0 && cleanLast >= 0 && cleanNodeCount <= nodes.count {
-            nodes.removeSubrange(cleanNodeCount...)
+            nodes.truncate(to: cleanNodeCount)
             nodes[Int(cleanLast)].next = -1
             nodes[0].last = cleanLast
             resumePosition = cleanPosition
@@ -452,7 +452,7 @@ final class InlineParser {
             resumePosition = 0
             cleanPosition = 0
             cleanLast = -1
-            nodes.removeAll(keepingCapacity: true)
+            nodes.truncate(to: 0)
             nodes.append(InlineNode(kind: .paragraph, start: 0, end: length))
             start = 0
         }
@@ -487,15 +487,15 @@ final class InlineParser {
         // (Only when there is something to remove: an empty removal still
         // goes through `replaceSubrange`.)
         if openers > 0 {
-            if delimiters.count > Int(openers) { delimiters.removeSubrange(Int(openers)...) }
+            if delimiters.count > Int(openers) { delimiters.truncate(to: Int(openers)) }
             delimiters[Int(openers) - 1].next = -1
         } else if !delimiters.isEmpty {
-            delimiters.removeAll(keepingCapacity: true)
+            delimiters.truncate(to: 0)
         }
         if keptBrackets > 0 {
-            if brackets.count > keptBrackets { brackets.removeSubrange(keptBrackets...) }
+            if brackets.count > keptBrackets { brackets.truncate(to: keptBrackets) }
         } else if !brackets.isEmpty {
-            brackets.removeAll(keepingCapacity: true)
+            brackets.truncate(to: 0)
         }
         linksInactiveBelow = 0
         delimiterTop = openers - 1
@@ -507,7 +507,7 @@ final class InlineParser {
     /// Parses `content` (already filled, with its line map) into `nodes`;
     /// node 0 is the leaf itself.
     func parse() {
-        nodes.removeAll(keepingCapacity: true)
+        nodes.truncate(to: 0)
         resumePosition = 0
         forgetResumeOpeners()
         resetScan()

@@ -141,7 +141,7 @@ struct FootnoteFold {
     mutating func renumber(_ nodes: UnsafeMutableBufferPointer<RawNode>, tail: [(node: Int32, key: Int32)],
                            write: (Int, Int32, Int32, ByteRef?) -> Void) {
         epoch &+= 1
-        touched.removeAll(keepingCapacity: true)
+        touched.truncate(to: 0)
         visited &+= tail.count
         // The tail's definitions and references, per label.
         for (i, key) in tail {
@@ -178,7 +178,7 @@ struct FootnoteFold {
         for k in touched { check(k) }
         // The settled labels from `valid` on.
         var next = definedBefore[valid] + 1
-        if definedBefore.count > valid + 1 { definedBefore.removeSubrange((valid + 1)...) }
+        if definedBefore.count > valid + 1 { definedBefore.truncate(to: (valid + 1)) }
         var changedFrom = Int.max
         for p in valid..<order.count {
             let k = Int(order[p])
@@ -264,7 +264,7 @@ struct FootnoteFold {
         for k in lastTailKeys { writeDefinition(k) }
         for k in touched { writeDefinition(k) }
         visited &+= dirtyKeys.count + lastTailKeys.count
-        dirtyKeys.removeAll(keepingCapacity: true)
+        dirtyKeys.truncate(to: 0)
         swap(&lastTailKeys, &touched)
     }
 }

@@ -76,7 +76,7 @@ struct GrowingList<Element: BitwiseCopyable & Sendable>: RandomAccessCollection,
             mine.base.initialize(from: chunk.base, count: o)
             (mine.base + o).initialize(to: x)
             mine.written = o + 1
-            if chunks.count > c + 1 { chunks.removeSubrange((c + 1)...) }
+            if chunks.count > c + 1 { chunks.truncate(to: c + 1) }
             chunks[c] = mine
             count += 1
             return

@@ -271,12 +271,12 @@ final class StreamEngine: @unchecked Sendable {
             // The last chunk was a setext underline shown under the trailing
             // paragraph: take it back and append it again with this chunk.
             var combined = take(&combineScratch)
-            combined.removeAll(keepingCapacity: true)
+            combined.truncate(to: 0)
             combined.append(contentsOf: pending)
             combined.append(contentsOf: bytes)
             defer { combineScratch = combined }
             retractSetextUnderline()
-            pending.removeAll(keepingCapacity: true)
+            pending.truncate(to: 0)
             return combined.withUnsafeBufferPointer { append($0) }
         }
         if started && placeholderShown && !pending.isEmpty {
@@ -286,12 +286,12 @@ final class StreamEngine: @unchecked Sendable {
             // (In a scratch buffer: CJK text in small chunks comes this way
             // nearly every time.)
             var combined = take(&combineScratch)
-            combined.removeAll(keepingCapacity: true)
+            combined.truncate(to: 0)
             combined.append(contentsOf: pending)
             combined.append(contentsOf: bytes)
             defer { combineScratch = combined }
             if removePlaceholder() {
-                pending.removeAll(keepingCapacity: true)
+                pending.truncate(to: 0)
                 return combined.withUnsafeBufferPointer { append($0) }
             }
         }
@@ -356,7 +356,7 @@ final class StreamEngine: @unchecked Sendable {
         for k in 0..<cut where bytes[k] == 0x0A || bytes[k] == 0x0D { return nil }
         var shown = take(&shownScratch)
         defer { shownScratch = shown }
-        shown.removeAll(keepingCapacity: true)
+        shown.truncate(to: 0)
         shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
         shown.append(contentsOf: StreamEngine.replacement)
         let ok = shown.withUnsafeBufferPointer {
@@ -366,7 +366,7 @@ final class StreamEngine: @unchecked Sendable {
         guard ok else { return nil }
         // The placeholder is shown, not input: it is not stable.
         stableCount = storage.source.count - 3
-        pending.removeAll(keepingCapacity: true)
+        pending.truncate(to: 0)
         pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cut...]))
         placeholderShown = true
         publishedPending = true
@@ -558,7 +558,7 @@ final class StreamEngine: @unchecked Sendable {
             for l in trailingParagraphLines where source[Int(l.start)..<Int(l.end)].contains(UInt8(ascii: "|")) { return false }
         }
         reclaim()
-        setextSaved.removeAll(keepingCapacity: true)
+        setextSaved.truncate(to: 0)
         var a = Int32(leaf)
         while a >= 0 {
             setextSaved.append((Int(a), storage.nodes[Int(a)]))
@@ -587,7 +587,7 @@ final class StreamEngine: @unchecked Sendable {
     private func retractSetextUnderline() {
         reclaim()
         withStorage { st in
-            if st.source.count > stableCount { st.source.removeSubrange(stableCount...) }
+            if st.source.count > stableCount { st.source.truncate(to: stableCount) }
             for (i, node) in setextSaved { st.nodes[i] = node }
         }
         lineFeedFlags = setextFlags
@@ -673,7 +673,7 @@ final class StreamEngine: @unchecked Sendable {
             keepJustSettled = true
             tailLogValid = false
         } else if !continuing {
-            justSettled.removeAll(keepingCapacity: true)
+            justSettled.truncate(to: 0)
         }
 
         // The parser takes the partial line from a checkpoint.
@@ -738,7 +738,7 @@ final class StreamEngine: @unchecked Sendable {
             tailLogValid = false
         } else {
             reclaim()
-            justSettled.removeAll(keepingCapacity: true)
+            justSettled.truncate(to: 0)
         }
         let contentStart = sourceCount + j
         storage.source.append(contentsOf: bytes)
@@ -752,7 +752,7 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphNode = Int(para)
         trailingParagraphUndecided = false
         undecidedMathLine = -1
-        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.truncate(to: 0)
         trailingParagraphLines.append(Line(start: contentStart, end: newCount))
         leafInlineNode = -1
         _ = emitTrailingParagraph(para, previousSourceCount: sourceCount, newLine: false, newBlock: true)
@@ -778,14 +778,14 @@ final class StreamEngine: @unchecked Sendable {
     /// was added at node `first` (`newTop`), the store in place.
     private func publishNewLayout(first: Int, newTop: Bool) {
         var tops = take(&tailTopsScratch)
-        tops.removeAll(keepingCapacity: true)
+        tops.truncate(to: 0)
         for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
         if newTop { tops.append(first) }
         storage.streamLayout = nil
         storage.streamDiff = nil
         // (Blocks an earlier append settled were reported with the update
         // that settled them.)
-        if justSettledEpoch != appendEpoch && !justSettled.isEmpty { justSettled.removeAll(keepingCapacity: true) }
+        if justSettledEpoch != appendEpoch && !justSettled.isEmpty { justSettled.truncate(to: 0) }
         // (Blocks that settled were emitted again, the new ones may hold a
         // reference: footnotes are numbered as in a snapshot.)
         var renumbered: [Int] = []
@@ -794,7 +794,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         publishDiff(provisional: nil, renumbered: renumbered, tailTops: tops, dirtyFrom: first, previousHadPending: false,
                     definitionsMoved: false)
-        tops.removeAll(keepingCapacity: true)
+        tops.truncate(to: 0)
         tailTopsScratch = tops
         lastFinal = false
     }
@@ -866,7 +866,7 @@ final class StreamEngine: @unchecked Sendable {
             && !isSpaceOrTab(bytes[0]) {
             host = nestedMarkerHost(last)
             guard host > 0 else { return false }
-            decidedScratch.removeAll(keepingCapacity: true)
+            decidedScratch.truncate(to: 0)
             decidedScratch.append(storage.source[k - 1])
             decidedScratch.append(contentsOf: bytes)
             guard decidedScratch.withUnsafeBufferPointer({ StreamEngine.lineDecided($0, 0, $0.count) }) else { return false }
@@ -901,7 +901,7 @@ final class StreamEngine: @unchecked Sendable {
         trailingTableNode = 0
         trailingParagraphNode = Int(p)
         trailingParagraphUndecided = false
-        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.truncate(to: 0)
         trailingParagraphLines.append(Line(start: contentStart, end: newCount))
         leafInlineNode = -1
         return emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
@@ -1126,7 +1126,7 @@ final class StreamEngine: @unchecked Sendable {
             guard sameTop || (newLine.attach != 0 && attachNode != 0 && !settled) else { return false }
             let a = Int(newLine.attach), c = newLine.attachLastChild
             guard a < baseline, c < Int32(baseline) else { return false }
-            nodes.removeSubrange(baseline...)
+            nodes.truncate(to: baseline)
             nodes[a].lastChild = c
             if c >= 0 { nodes[Int(c)].next = -1 } else { nodes[a].firstChild = -1 }
         }
@@ -1239,7 +1239,7 @@ final class StreamEngine: @unchecked Sendable {
         for i in (Int(line.end) + 1)..<sourceCount where !isSpaceOrTab(storage.source[i]) { return false }
         consumeLineFeed()
         trailingParagraphNode = 0
-        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.truncate(to: 0)
         leafInlineNode = -1
         // (Spaces and tabs on the next line then change only the root's
         // end, as after a snapshot's blank partial line: an indented fence
@@ -1278,7 +1278,7 @@ final class StreamEngine: @unchecked Sendable {
         // Nothing of the line is left for the plain and paragraph paths.
         consumeLineFeed()
         trailingParagraphNode = 0
-        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.truncate(to: 0)
         leafInlineNode = -1
         singleLineBlockFeedEnd = leaf.parent == 0 ? storage.source.count : -1
         return true
@@ -1312,7 +1312,7 @@ final class StreamEngine: @unchecked Sendable {
                 p.consumeLines(final: false)
                 p.s = Bytes(start: nil, count: 0)
             }
-            if st.lineStarts.count > syncedLineStarts { st.lineStarts.removeSubrange(syncedLineStarts...) }
+            if st.lineStarts.count > syncedLineStarts { st.lineStarts.truncate(to: syncedLineStarts) }
             // (Mostly one new line start: element by element, no slice.)
             while st.lineStarts.count < p.lineStarts.count {
                 st.lineStarts.append(p.lineStarts[st.lineStarts.count])
@@ -1922,8 +1922,8 @@ final class StreamEngine: @unchecked Sendable {
     /// ends the node store and the content, the last byte is plain — but
     /// the URL check across the boundary. Only the text and its ancestors
     /// grow.
-    private func appendPlainTextAgain(_ bytes: UnsafeBufferPointer<UInt8>, _ sourceCount: Int) -> Bool {
-        if options.contains(.autolink) {
+    private func appendPlainTextAgain(_ bytes: UnsafeBufferPointer<UInt8>, _ sourceCount: Int, mayLink: Bool = true) -> Bool {
+        if mayLink && options.contains(.autolink) {
             // A `www` or `//` across the boundary (the word before was
             // checked already; `@` is not plain).
             var (p2, p1): (UInt8, UInt8) = (0, 0)
@@ -2001,7 +2001,7 @@ final class StreamEngine: @unchecked Sendable {
     private func cutSourceToStable() {
         foldWordScan()
         undecidedMathLine = -1
-        if storage.source.count > stableCount { storage.source.removeSubrange(stableCount...) }
+        if storage.source.count > stableCount { storage.source.truncate(to: stableCount) }
         if wordScanEnd > stableCount { wordScanEnd = -1 }
     }
 
@@ -2038,10 +2038,14 @@ final class StreamEngine: @unchecked Sendable {
     @inline(__always)
     private func appendPlainASCIIAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty && bytes.count <= 64 else { return false }
+        // (Only a `w` or `/` can make a `www` or `//` an extended autolink
+        // may start with: most chunks have neither, and skip that check.)
+        var mayLink = false
         for b in bytes {
             guard b < 0x80 && PlainText.isPlainByte(b) else { return false }
+            if b == UInt8(ascii: "w") || b == UInt8(ascii: "/") { mayLink = true }
         }
-        return appendPlainTextAgain(bytes, wordCheckedEnd)
+        return appendPlainTextAgain(bytes, wordCheckedEnd, mayLink: mayLink)
     }
 
     /// After the trailing leaf's last line changed length: a table cell ends
@@ -2163,9 +2167,9 @@ final class StreamEngine: @unchecked Sendable {
         }
         reclaim()
         withStorage { st in
-            st.source.append(contentsOf: bytes)
+            StreamEngine.appendSmall(&st.source, bytes)
             st.arena.removeLast()
-            st.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[drop...]))
+            StreamEngine.appendSmall(&st.arena, UnsafeBufferPointer(rebasing: bytes[drop...]))
             st.arena.append(0x0A)
             st.nodes[last].a.length += UInt32(bytes.count - drop)
         }
@@ -2901,10 +2905,10 @@ final class StreamEngine: @unchecked Sendable {
     /// count of references, a label's number) reported with the paragraph.
     private func renumberAfterPass() {
         var tops = take(&tailTopsScratch)
-        tops.removeAll(keepingCapacity: true)
+        tops.truncate(to: 0)
         for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
         let holders = renumberFootnotes(provisional: nil, tailTops: tops)
-        tops.removeAll(keepingCapacity: true)
+        tops.truncate(to: 0)
         tailTopsScratch = tops
         guard !holders.isEmpty else { return }
         let settledCount = settledIDs.count
@@ -2983,7 +2987,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The line so far: what is already in the source (spaces, markers)
         // and the new bytes.
-        decidedScratch.removeAll(keepingCapacity: true)
+        decidedScratch.truncate(to: 0)
         decidedScratch.append(contentsOf: storage.source[lineStart..<sourceCount])
         decidedScratch.append(contentsOf: bytes)
         let text = decidedScratch
@@ -3064,9 +3068,9 @@ final class StreamEngine: @unchecked Sendable {
         shownDigits.chunkStart = chunkStart
         shownDigits.lineStart = lineStart
         shownDigits.paragraph = Int(p)
-        shownDigits.nodes.removeAll(keepingCapacity: true)
+        shownDigits.nodes.truncate(to: 0)
         shownDigits.nodes.append(contentsOf: storage.nodes[Int(p)...])
-        shownDigits.ends.removeAll(keepingCapacity: true)
+        shownDigits.ends.truncate(to: 0)
         var a = storage.nodes[Int(p)].parent
         while a >= 0 {
             shownDigits.ends.append((Int(a), storage.nodes[Int(a)].end))
@@ -3093,7 +3097,7 @@ final class StreamEngine: @unchecked Sendable {
               trailingParagraphLines.count == shownDigits.lines + 1 else { return nil }
         let cut = bytes.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
         var text = take(&decidedScratch)
-        text.removeAll(keepingCapacity: true)
+        text.truncate(to: 0)
         text.append(contentsOf: storage.source[shownDigits.lineStart..<count])
         text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<cut]))
         let keep = text.withUnsafeBufferPointer {
@@ -3104,7 +3108,7 @@ final class StreamEngine: @unchecked Sendable {
         // Take the line back.
         let p = shownDigits.paragraph
         var combined = take(&combineScratch)
-        combined.removeAll(keepingCapacity: true)
+        combined.truncate(to: 0)
         combined.append(contentsOf: storage.source[shownDigits.chunkStart..<count])
         combined.append(contentsOf: bytes)
         defer { combineScratch = combined }
@@ -3113,10 +3117,10 @@ final class StreamEngine: @unchecked Sendable {
         reclaim()
         cutSourceToStable()
         withStorage { st in
-            st.nodes.removeSubrange(p...)
+            st.nodes.truncate(to: p)
             st.nodes.append(contentsOf: shownDigits.nodes)
             for (a, end) in shownDigits.ends { st.nodes[a].end = end }
-            if st.arena.count > shownDigits.arena { st.arena.removeSubrange(shownDigits.arena...) }
+            if st.arena.count > shownDigits.arena { st.arena.truncate(to: shownDigits.arena) }
         }
         trailingParagraphLines.removeLast()
         trailingParagraphUndecided = false
@@ -3170,9 +3174,9 @@ final class StreamEngine: @unchecked Sendable {
             inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
         } else {
             inline.labels = parser.labels
-            inline.content.removeAll(keepingCapacity: true)
-            inline.lineContentStart.removeAll(keepingCapacity: true)
-            inline.lineSourceStart.removeAll(keepingCapacity: true)
+            inline.content.truncate(to: 0)
+            inline.lineContentStart.truncate(to: 0)
+            inline.lineSourceStart.truncate(to: 0)
             inline.resumePosition = 0
             storage.source.withUnsafeBufferPointer { source in
                 for (k, l) in trailingParagraphLines.enumerated() {
@@ -3399,14 +3403,14 @@ final class StreamEngine: @unchecked Sendable {
             }
             nodes[row].end = UInt32(newCount)
             if first == 0 {
-                nodes.removeSubrange((row + 1)...)
+                nodes.truncate(to: (row + 1))
                 nodes[row].firstChild = -1
                 nodes[row].lastChild = -1
             } else {
                 var cell = nodes[row].firstChild
                 for _ in 1..<first { cell = nodes[Int(cell)].next }
                 let next = nodes[Int(cell)].next
-                if next >= 0 { nodes.removeSubrange(Int(next)...) }
+                if next >= 0 { nodes.truncate(to: Int(next)) }
                 nodes[Int(cell)].next = -1
                 nodes[row].lastChild = cell
             }
@@ -3460,7 +3464,7 @@ final class StreamEngine: @unchecked Sendable {
             for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
             return true
         }
-        decidedScratch.removeAll(keepingCapacity: true)
+        decidedScratch.truncate(to: 0)
         decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
         decidedScratch.append(contentsOf: bytes)
         let decided = decidedScratch.withUnsafeBufferPointer { StreamEngine.lineDecided($0, 0, $0.count) }
@@ -3524,7 +3528,7 @@ final class StreamEngine: @unchecked Sendable {
         trailingParagraphNode = 0
         trailingParagraphUndecided = false
         undecidedMathLine = -1
-        trailingParagraphLines.removeAll(keepingCapacity: true)
+        trailingParagraphLines.truncate(to: 0)
         let tip = p.tip
         let blk = p.blocks[Int(tip)]
         if blk.kind == .heading && !blk.setext && blk.lineCount == 1 && Int(blk.start) >= partialLineStart {
@@ -4087,7 +4091,7 @@ final class StreamEngine: @unchecked Sendable {
         if keepJustSettled {
             keepJustSettled = false
         } else if !justSettled.isEmpty {
-            justSettled.removeAll(keepingCapacity: true)
+            justSettled.truncate(to: 0)
         }
         justSettledEpoch = appendEpoch
         let p = parser
@@ -4128,9 +4132,9 @@ final class StreamEngine: @unchecked Sendable {
         var candidates = take(&candidatesScratch)
         var adoptedMisses = take(&adoptedMissesScratch)
         defer {
-            candidates.removeAll(keepingCapacity: true)
+            candidates.truncate(to: 0)
             candidatesScratch = candidates
-            adoptedMisses.removeAll(keepingCapacity: true)
+            adoptedMisses.truncate(to: 0)
             adoptedMissesScratch = adoptedMisses
         }
         while b >= 0 {
@@ -4147,7 +4151,7 @@ final class StreamEngine: @unchecked Sendable {
         if let r = rebuildFrom, !justSettled.isEmpty {
             let cut = max(0, r - (settledBlocks.count - justSettled.count))
             for e in justSettled[min(cut, justSettled.count)...] { earlier.append((e.id, e.oldHash, e.forced)) }
-            if cut < justSettled.count { justSettled.removeSubrange(cut...) }
+            if cut < justSettled.count { justSettled.truncate(to: cut) }
         }
         if let r = rebuildFrom {
             lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
@@ -4158,11 +4162,11 @@ final class StreamEngine: @unchecked Sendable {
             blocksToEmit.append(contentsOf: candidates)
             settledNodeCount = settledNodeStarts[r]
             // Arena bytes of the re-emitted blocks are simply abandoned.
-            settledBlocks.removeSubrange(r...)
+            settledBlocks.truncate(to: r)
             settledNodeStarts.removeSubrange(r...)
-            settledMisses.removeSubrange(r...)
+            settledMisses.truncate(to: r)
             while let last = missingBlocks.last, last >= r { missingBlocks.removeLast() }
-            settledHashes.removeSubrange(r...)
+            settledHashes.truncate(to: r)
         }
         // Blocks settling now that the last update showed as they are final
         // keep its nodes (and arena bytes) instead of being emitted again.
@@ -4187,12 +4191,12 @@ final class StreamEngine: @unchecked Sendable {
         #endif
         let inline: InlineParser? = needInline ? makeInline(p) : nil
         if let inline {
-            if inline.arena.count > keepArena { inline.arena.removeSubrange(keepArena...) }
+            if inline.arena.count > keepArena { inline.arena.truncate(to: keepArena) }
         } else if storage.arena.count > keepArena {
-            storage.arena.removeSubrange(keepArena...)
+            storage.arena.truncate(to: keepArena)
         }
         var nodes = take(&storage.nodes)
-        if nodes.count > keepNodes { nodes.removeSubrange(keepNodes...) }
+        if nodes.count > keepNodes { nodes.truncate(to: keepNodes) }
         // Relink the end of the settled (and adopted) prefix.
         var lastTop = settledNodeStarts.last ?? -1
         do {
@@ -4305,12 +4309,12 @@ final class StreamEngine: @unchecked Sendable {
         lowerSpareNodeFloor(r > 0 ? settledNodeStarts[r - 1] : 1)
         forgetFootnoteIndex(from: start)
         withStorage { st in
-            if st.nodes.count > start { st.nodes.removeSubrange(start...) }
+            if st.nodes.count > start { st.nodes.truncate(to: start) }
             st.nodes.append(contentsOf: provisionalBackup.nodes)
             if r > 0 { st.nodes[settledNodeStarts[r - 1]].next = Int32(start) } else { st.nodes[0].firstChild = Int32(start) }
             st.nodes[0].lastChild = Int32(settledNodeStarts[settledNodeStarts.count - 1])
             st.nodes[settledNodeStarts[settledNodeStarts.count - 1]].next = -1
-            if st.arena.count > settledArenaCount { st.arena.removeSubrange(settledArenaCount...) }
+            if st.arena.count > settledArenaCount { st.arena.truncate(to: settledArenaCount) }
         }
         provisionalBackup.from = -1
     }
@@ -4468,7 +4472,7 @@ final class StreamEngine: @unchecked Sendable {
                 if x != y { same = false; break }
             }
         }
-        inline.arena.removeSubrange(arenaCount...)
+        inline.arena.truncate(to: arenaCount)
         (inline.missedLabels, inline.missedFootnotes) = (labels, notes)
         precondition(same, "an adopted block differs from its fresh emission: block \(b) nodes \(start)..<\(end), fresh \(fresh.count), source \(String(decoding: storage.source, as: UTF8.self).debugDescription) shown \(nodes[start..<end].map { "\($0.kind)\($0.start)-\($0.end)" }) fresh \(fresh[start...].map { "\($0.kind)\($0.start)-\($0.end)" })")
     }
@@ -4572,10 +4576,10 @@ final class StreamEngine: @unchecked Sendable {
                 provisionalBackup.nodeCount = settledNodeCount
                 provisionalBackup.definitionCount = cp.definitionCount
                 provisionalBackup.footnoteCount = cp.footnoteKeyCount
-                provisionalBackup.nodes.removeAll(keepingCapacity: true)
+                provisionalBackup.nodes.truncate(to: 0)
                 provisionalBackup.nodes.append(contentsOf: nodes[settledNodeStarts[r]..<settledNodeCount])
-                nodes.removeSubrange(settledNodeStarts[r]...)
-                arena.removeSubrange(settledArenaCount...)
+                nodes.truncate(to: settledNodeStarts[r])
+                arena.truncate(to: settledArenaCount)
                 provisionalFrom = r
             }
             let lastSettledTop = provisional.map { $0 > 0 ? settledNodeStarts[$0 - 1] : -1 } ?? (settledNodeStarts.last ?? -1)
@@ -4651,7 +4655,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         publishDiff(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
                     previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
-        tailTops.removeAll(keepingCapacity: true)
+        tailTops.truncate(to: 0)
         tailTopsScratch = tailTops
         lastFinal = finalInput
         // After a line feed in a top-level fenced code block (a blank line,
@@ -4713,7 +4717,7 @@ final class StreamEngine: @unchecked Sendable {
     private func syncLineStarts(_ p: BlockParser, settled: Int) {
         let have = storage.lineStarts.count
         if have > syncedLineStarts || have < p.lineStarts.count {
-            if have > syncedLineStarts { storage.lineStarts.removeSubrange(syncedLineStarts...) }
+            if have > syncedLineStarts { storage.lineStarts.truncate(to: syncedLineStarts) }
             let count = storage.lineStarts.count
             if count < p.lineStarts.count { storage.lineStarts.append(contentsOf: p.lineStarts[count...]) }
         }
@@ -4756,7 +4760,7 @@ final class StreamEngine: @unchecked Sendable {
         let prefixEnd = provisional.map { settledNodeStarts[$0] } ?? settledNodeCount
         forgetFootnoteIndex(from: prefixEnd)
         var tail = take(&footnoteTailScratch)
-        tail.removeAll(keepingCapacity: true)
+        tail.truncate(to: 0)
         var unchanged = false
         defer { footnoteTailScratch = tail }
         var lowestWrite = Int.max
@@ -4811,7 +4815,7 @@ final class StreamEngine: @unchecked Sendable {
                             return
                         }
                         footnoteFold.renumber(nodes, tail: tail, write: write)
-                        numberedTail.removeAll(keepingCapacity: true)
+                        numberedTail.truncate(to: 0)
                         for (i, k) in tail {
                             let n = nodes[Int(i)]
                             numberedTail.append((k, n.kind == .footnoteDefinition, n.number, n.number2, n.b))
@@ -4923,11 +4927,11 @@ final class StreamEngine: @unchecked Sendable {
         var newTail = take(&tailBlocksScratch)
         var changed = take(&changedScratch)
         var inserted = take(&insertedScratch)
-        if !tailIDs.isEmpty { tailIDs.removeAll(keepingCapacity: true) }
-        if !tailStarts.isEmpty { tailStarts.removeAll(keepingCapacity: true) }
-        if !newTail.isEmpty { newTail.removeAll(keepingCapacity: true) }
-        if !changed.isEmpty { changed.removeAll(keepingCapacity: true) }
-        if !inserted.isEmpty { inserted.removeAll(keepingCapacity: true) }
+        if !tailIDs.isEmpty { tailIDs.truncate(to: 0) }
+        if !tailStarts.isEmpty { tailStarts.truncate(to: 0) }
+        if !newTail.isEmpty { newTail.truncate(to: 0) }
+        if !changed.isEmpty { changed.truncate(to: 0) }
+        if !inserted.isEmpty { inserted.truncate(to: 0) }
         var removed: [BlockID] = []
         let nodes = storage.nodes
         if !justSettled.isEmpty || provisional != nil || !provisionalShown.isEmpty {

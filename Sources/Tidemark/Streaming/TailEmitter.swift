@@ -84,14 +84,14 @@ extension BlockParser {
         var arenaCursor = startArena
         var reusing = reuse
         var k = 0
-        newLog.removeAll(keepingCapacity: true)
-        tops.removeAll(keepingCapacity: true)
+        newLog.truncate(to: 0)
+        tops.truncate(to: 0)
         // The first node that may differ from the previous snapshot's.
         var dirtyFrom = Int.max
         if !reusing {
             dirtyFrom = cursor
-            if nodes.count > cursor { nodes.removeSubrange(cursor...) }
-            if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
+            if nodes.count > cursor { nodes.truncate(to: cursor) }
+            if inline.arena.count > arenaCursor { inline.arena.truncate(to: arenaCursor) }
         }
 
         @inline(__always) func link(_ index: Int, _ parent: Int32) {
@@ -99,11 +99,11 @@ extension BlockParser {
         }
 
         var stack = take(&tailStack)
-        defer { stack.removeAll(keepingCapacity: true); tailStack = stack }
+        defer { stack.truncate(to: 0); tailStack = stack }
         // The open containers being emitted whose children so far were all
         // closed: node, and index of the container's entry in `newLog`.
         var runs = take(&tailRuns)
-        defer { runs.removeAll(keepingCapacity: true); tailRuns = runs }
+        defer { runs.truncate(to: 0); tailRuns = runs }
         stack.append((first, 0))
         while let (b, parent) = stack.popLast() {
             guard b >= 0 else {
@@ -121,7 +121,7 @@ extension BlockParser {
                     let end = reusing ? cursor : nodes.count
                     let arenaEnd = reusing ? arenaCursor : inline.arena.count
                     let up = nodes[Int(parent)].parent
-                    newLog.removeSubrange(e...)
+                    newLog.truncate(to: e)
                     if !BlockParser.extendRun(block, parent: up, node: Int(parent), end: end, arenaEnd: arenaEnd,
                                               runs: &runs, log: &newLog) {
                         BlockParser.endRun(up, runs: &runs)
@@ -232,14 +232,14 @@ extension BlockParser {
                     nodes[cursor] = node
                     link(cursor, parent)
                     nodes[Int(old.lastRow)].next = -1
-                    nodes.removeSubrange(Int(old.rowsEnd)...)
-                    inline.arena.removeSubrange(Int(old.rowsArena)...)
+                    nodes.truncate(to: Int(old.rowsEnd))
+                    inline.arena.truncate(to: Int(old.rowsArena))
                     newLog.append(emitOpenTable(b, at: cursor, fromRow: Int(old.rows), checkpoint: cp, nodes: &nodes, inline: inline,
                                                 arenaStart: arenaCursor))
                     continue
                 }
-                nodes.removeSubrange(cursor...)
-                inline.arena.removeSubrange(arenaCursor...)
+                nodes.truncate(to: cursor)
+                inline.arena.truncate(to: arenaCursor)
             }
             let start = nodes.count
             let arenaStart = inline.arena.count
@@ -271,8 +271,8 @@ extension BlockParser {
         }
         if reusing {
             // Everything matched, but the old tail may have been longer.
-            if nodes.count > cursor { nodes.removeSubrange(cursor...) }
-            if inline.arena.count > arenaCursor { inline.arena.removeSubrange(arenaCursor...) }
+            if nodes.count > cursor { nodes.truncate(to: cursor) }
+            if inline.arena.count > arenaCursor { inline.arena.truncate(to: arenaCursor) }
         }
         return dirtyFrom
     }
