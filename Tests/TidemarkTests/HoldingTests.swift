@@ -67,6 +67,40 @@ import Testing
         #expect(lists.contains { $0.model.count > 2 * GrowingList<Int>.chunkSize })
     }
 
+    /// `Array.truncate(to:)` (the streaming paths' way to cut arrays back
+    /// by a few elements) drops what `removeSubrange` drops, one by one or
+    /// not, leaves a copy taken before it alone, and does nothing past the
+    /// end.
+    @Test func arraysTruncateLikeRemoveSubrange() {
+        var rng = StreamingPropertyTests.Rng(state: 19)
+        var a: [String] = []
+        var model: [String] = []
+        var held: [String] = []
+        for step in 0..<3_000 {
+            switch rng.next() % 4 {
+            case 0:
+                // A cut of up to 20 (both ways), sometimes past the end.
+                let n = max(0, a.count - Int(rng.next() % 21))
+                let past = rng.next() % 8 == 0
+                if rng.next() % 3 == 0 { held = a }
+                let before = held
+                a.truncate(to: past ? a.count + 1 : n)
+                if !past { model.removeSubrange(n...) }
+                #expect(held == before, "step \(step): a copy changed")
+            default:
+                for _ in 0..<Int(rng.next() % 12) {
+                    a.append("\(step)")
+                    model.append("\(step)")
+                }
+            }
+            if a != model {
+                Issue.record("step \(step): \(a.count) elements, want \(model.count)")
+                return
+            }
+        }
+        #expect(model.count > 20)
+    }
+
     /// An update held while many blocks settle after it still shows its own
     /// blocks, ids and document; the stream stays exact.
     @Test func heldUpdatesKeepTheirBlocks() {
