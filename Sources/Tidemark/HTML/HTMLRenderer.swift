@@ -4,7 +4,7 @@ struct HTMLRenderer {
     let storage: DocumentStorage
     let options: HTMLOptions
     let parseOptions: ParseOptions
-    var out: [UInt8] = []
+    var out: ByteWriter
     /// Depth of image alt text being written (inside it only text shows).
     var altDepth = 0
     /// The footnote definition being written at the end (else -1).
@@ -12,11 +12,15 @@ struct HTMLRenderer {
     /// The paragraph after whose text the back-references go (else -1).
     var backrefParagraph = -1
 
-    init(storage: DocumentStorage, options: HTMLOptions, parseOptions: ParseOptions) {
+    /// `sizeHint`: the source bytes the output is made from (the whole
+    /// document's by default); the output starts with room for a quarter
+    /// more.
+    init(storage: DocumentStorage, options: HTMLOptions, parseOptions: ParseOptions, sizeHint: Int? = nil) {
         self.storage = storage
         self.options = options
         self.parseOptions = parseOptions
-        out.reserveCapacity(storage.source.count + storage.source.count / 4 + 64)
+        let size = sizeHint ?? storage.source.count
+        out = ByteWriter(capacity: size + size / 4 + 64)
     }
 
     // MARK: Output helpers
@@ -59,25 +63,44 @@ struct HTMLRenderer {
     }
 
     mutating func escape(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let base = b.baseAddress else { return }
         var runStart = 0
         var i = 0
         let n = b.count
-        while i < n {
-            let c = b[i]
-            // One table lookup per byte instead of four comparisons.
-            if HTMLRenderer.needsEscape[Int(c)] {
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i])) }
-                switch c {
-                case UInt8(ascii: "&"): put("&amp;")
-                case UInt8(ascii: "<"): put("&lt;")
-                case UInt8(ascii: ">"): put("&gt;")
-                default: put("&quot;")
-                }
-                runStart = i + 1
+        // Byte `i`: escaped (after the run of bytes before it), or one more
+        // of the run. (All four escaped bytes are below 64: one bit test.)
+        @inline(__always) func one(_ i: Int) {
+            let c = base[i]
+            guard c < 64 && HTMLRenderer.escapeMask >> UInt64(c) & 1 != 0 else { return }
+            if i > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+            switch c {
+            case UInt8(ascii: "&"): put("&amp;")
+            case UInt8(ascii: "<"): put("&lt;")
+            case UInt8(ascii: ">"): put("&gt;")
+            default: put("&quot;")
             }
+            runStart = i + 1
+        }
+        // Eight bytes at a time: when none of them is escaped (text, nearly
+        // always) they join the run; a byte equal to one of the four makes
+        // its lane of `w ^ pattern` zero, which the borrow test finds.
+        @inline(__always) func zeroLane(_ x: UInt64) -> UInt64 {
+            (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+        }
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let hit = zeroLane(w ^ 0x2626_2626_2626_2626) | zeroLane(w ^ 0x3C3C_3C3C_3C3C_3C3C)
+                | zeroLane(w ^ 0x3E3E_3E3E_3E3E_3E3E) | zeroLane(w ^ 0x2222_2222_2222_2222)
+            if hit != 0 {
+                for k in i..<(i + 8) { one(k) }
+            }
+            i += 8
+        }
+        while i < n {
+            one(i)
             i += 1
         }
-        if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<n])) }
+        if n > runStart { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
     }
 
     /// Percent-encodes a URL the way cmark's `houdini_escape_href` does:
@@ -106,11 +129,8 @@ struct HTMLRenderer {
         if all.endIndex > runStart { out.append(contentsOf: all[runStart..<all.endIndex]) }
     }
 
-    static let needsEscape: [Bool] = {
-        var t = [Bool](repeating: false, count: 256)
-        for c in "&<>\"".utf8 { t[Int(c)] = true }
-        return t
-    }()
+    /// Bit c: byte c is escaped (`&`, `<`, `>`, `"`).
+    static let escapeMask: UInt64 = 1 << 0x26 | 1 << 0x3C | 1 << 0x3E | 1 << 0x22
 
     static let hrefSafe: [Bool] = {
         var t = [Bool](repeating: false, count: 256)
@@ -367,7 +387,7 @@ extension Document {
     public func htmlBytes(_ options: HTMLOptions = HTMLOptions()) -> [UInt8] {
         var r = HTMLRenderer(storage: storage, options: options, parseOptions: self.options)
         r.render()
-        return r.out
+        return r.out.finish()
     }
 }
 
@@ -376,9 +396,13 @@ extension Document {
     /// the whole document's HTML — what a streaming UI redraws when the
     /// block changed. Footnote definitions are not appended.
     public func html(of node: Node, _ options: HTMLOptions = HTMLOptions()) -> String {
-        var r = HTMLRenderer(storage: storage, options: options, parseOptions: self.options)
+        // (Room for the block's own bytes, not the document's: a streaming
+        // UI renders a block per update.)
+        let raw = storage.nodes[node.index]
+        var r = HTMLRenderer(storage: storage, options: options, parseOptions: self.options,
+                             sizeHint: Int(raw.end) - Int(raw.start))
         r.renderNode(node.index)
-        return String(decoding: r.out, as: UTF8.self)
+        return String(decoding: r.out.finish(), as: UTF8.self)
     }
 }
 
