@@ -330,22 +330,35 @@ struct HTMLRenderer {
 
 enum URLSafety {
     static func isSafe<C: Collection>(_ url: C) -> Bool where C.Element == UInt8 {
-        // Skip leading C0 controls and spaces; drop tabs and line breaks.
-        var scheme: [UInt8] = []
-        var started = false
-        for c in url {
-            if !started && c <= 0x20 { continue }
-            started = true
-            if c == 0x09 || c == 0x0A || c == 0x0D { continue }
-            scheme.append(asciiLower(c))
-            if scheme.count >= 20 { break }
+        // The first 20 bytes, lowercased, after leading C0 controls and
+        // spaces, without tabs and line breaks — on the stack (a link costs
+        // no allocation).
+        var head: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &head) { b in
+            var started = false
+            for c in url {
+                if !started && c <= 0x20 { continue }
+                started = true
+                if c == 0x09 || c == 0x0A || c == 0x0D { continue }
+                b[n] = asciiLower(c)
+                n += 1
+                if n >= 20 { break }
+            }
         }
-        func has(_ p: String) -> Bool { scheme.starts(with: p.utf8) }
-        if has("javascript:") || has("vbscript:") || has("file:") { return false }
-        if has("data:") {
-            return has("data:image/png") || has("data:image/gif") || has("data:image/jpeg") || has("data:image/webp")
+        return withUnsafeBytes(of: &head) { b in
+            func has(_ p: StaticString) -> Bool {
+                let m = p.utf8CodeUnitCount
+                guard n >= m else { return false }
+                for k in 0..<m where b[k] != p.utf8Start[k] { return false }
+                return true
+            }
+            if has("javascript:") || has("vbscript:") || has("file:") { return false }
+            if has("data:") {
+                return has("data:image/png") || has("data:image/gif") || has("data:image/jpeg") || has("data:image/webp")
+            }
+            return true
         }
-        return true
     }
 }
 
