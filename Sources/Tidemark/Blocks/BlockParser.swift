@@ -84,6 +84,8 @@ final class BlockParser {
 
     static func parseDocument(_ source: [UInt8], options: ParseOptions) -> DocumentStorage {
         let parser = BlockParser(options: options)
+        // (About one block per 100 source bytes: see `makeStorage`.)
+        parser.blocks.reserveCapacity(source.count / 64)
         source.withUnsafeBufferPointer { buffer in
             parser.s = buffer
             parser.consumeLines(final: true)

@@ -3,7 +3,10 @@
 extension BlockParser {
     func makeStorage(source: [UInt8]) -> DocumentStorage {
         var out: [RawNode] = []
-        out.reserveCapacity(blocks.count * 4)
+        // (Documents hold about one node per 20–35 source bytes: room for
+        // one per 20 saves copying the store as it doubles; the pages of
+        // room never written are never touched.)
+        out.reserveCapacity(max(blocks.count * 4, source.count / 20))
         let inline = InlineParser(options: options, labels: labels)
         source.withUnsafeBufferPointer { buffer in
             s = buffer

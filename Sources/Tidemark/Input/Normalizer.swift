@@ -57,8 +57,38 @@ enum Normalizer {
         return true
     }
 
+    /// `normalize` of an array: the array itself (shared, not copied) when
+    /// it needs no change.
     static func normalize(_ input: [UInt8], dropBOM: Bool = true) -> [UInt8] {
-        input.withUnsafeBufferPointer { normalize($0, dropBOM: dropBOM) }
+        let unchanged = input.withUnsafeBufferPointer { b in
+            !(dropBOM && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) && needsNoRepair(b)
+        }
+        if unchanged { return input }
+        return input.withUnsafeBufferPointer { normalize($0, dropBOM: dropBOM) }
+    }
+
+    /// Whether `body` has no NUL and only complete, valid UTF-8 sequences:
+    /// `isClean`, eight ASCII bytes at a time (what `repair` would copy
+    /// unchanged).
+    static func needsNoRepair(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = body.count
+        while i < n {
+            if i + 8 <= n && isPlainASCIIWord(body, i) {
+                i += 8
+                continue
+            }
+            let b = body[i]
+            if b == 0 { return false }
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let len = validSequenceLength(body, i)
+            if len == 0 { return false }
+            i += len
+        }
+        return true
     }
 
     /// How many bytes at the end of `s` are the start of a UTF-8 sequence

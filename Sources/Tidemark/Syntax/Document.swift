@@ -62,6 +62,13 @@ public struct Document: Sendable {
     }
 
     /// Parses Markdown given as UTF-8 bytes (invalid sequences become U+FFFD).
+    /// The document shares the array as its source when it needs no
+    /// normalizing (no copy of a large input).
+    public init(parsing bytes: [UInt8], options: ParseOptions = .default) {
+        self.init(storage: BlockParser.parseDocument(Normalizer.normalize(bytes), options: options), options: options)
+    }
+
+    /// Parses Markdown given as UTF-8 bytes (invalid sequences become U+FFFD).
     public init<Bytes: Sequence>(parsing bytes: Bytes, options: ParseOptions = .default)
     where Bytes.Element == UInt8 {
         let storage: DocumentStorage
