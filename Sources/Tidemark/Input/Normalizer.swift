@@ -14,21 +14,9 @@ enum Normalizer {
         var start = 0
         if dropBOM, input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { start = 3 }
         let body = UnsafeBufferPointer(rebasing: input[start...])
-        // Fast path: pure ASCII without NUL needs no work but the copy.
-        var clean = true
-        var i = 0
-        let n = body.count
-        while i + 8 <= n && isPlainASCIIWord(body, i) { i += 8 }
-        while i < n {
-            let b = body[i]
-            if b == 0 || b >= 0x80 {
-                clean = false
-                break
-            }
-            i += 1
-        }
-        if clean { return Array(body) }
-        return repair(body)
+        let first = firstToRepair(body, from: 0)
+        if first == body.count { return Array(body) }
+        return repair(body, from: first)
     }
 
     /// Whether the 8 bytes at `i` are ASCII without NUL (one word test).
@@ -67,11 +55,16 @@ enum Normalizer {
         return input.withUnsafeBufferPointer { normalize($0, dropBOM: dropBOM) }
     }
 
-    /// Whether `body` has no NUL and only complete, valid UTF-8 sequences:
-    /// `isClean`, eight ASCII bytes at a time (what `repair` would copy
-    /// unchanged).
+    /// Whether `body` has no NUL and only complete, valid UTF-8 sequences
+    /// (`isClean`, eight ASCII bytes at a time).
     static func needsNoRepair(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
+        firstToRepair(body, from: 0) == body.count
+    }
+
+    /// Where the first NUL or invalid UTF-8 sequence at or after `i` starts
+    /// (`body.count`: none), skipping eight ASCII bytes at a time.
+    private static func firstToRepair(_ body: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+        var i = i
         let n = body.count
         while i < n {
             if i + 8 <= n && isPlainASCIIWord(body, i) {
@@ -79,16 +72,16 @@ enum Normalizer {
                 continue
             }
             let b = body[i]
-            if b == 0 { return false }
+            if b == 0 { return i }
             if b < 0x80 {
                 i += 1
                 continue
             }
             let len = validSequenceLength(body, i)
-            if len == 0 { return false }
+            if len == 0 { return i }
             i += len
         }
-        return true
+        return n
     }
 
     /// How many bytes at the end of `s` are the start of a UTF-8 sequence
@@ -107,37 +100,21 @@ enum Normalizer {
         return maximalSubpartLength(s, k) == present ? present : 0
     }
 
-    private static func repair(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// `body` with each NUL and invalid sequence from `first` on (the first
+    /// one, see `firstToRepair`) replaced by U+FFFD; valid stretches are
+    /// copied in bulk.
+    private static func repair(_ body: UnsafeBufferPointer<UInt8>, from first: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 16)
-        var i = 0
         var runStart = 0
+        var i = first
         let n = body.count
-        // Copy valid stretches in bulk; replace NUL and invalid sequences.
         while i < n {
-            if i + 8 <= n && isPlainASCIIWord(body, i) {
-                i += 8
-                continue
-            }
-            let b = body[i]
-            if b < 0x80 {
-                if b == 0 {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<i]))
-                    out.append(contentsOf: replacement)
-                    runStart = i + 1
-                }
-                i += 1
-                continue
-            }
-            let len = validSequenceLength(body, i)
-            if len > 0 {
-                i += len
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<i]))
-                out.append(contentsOf: replacement)
-                i += maximalSubpartLength(body, i)
-                runStart = i
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<i]))
+            out.append(contentsOf: replacement)
+            i += body[i] == 0 ? 1 : maximalSubpartLength(body, i)
+            runStart = i
+            i = firstToRepair(body, from: i)
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: body[runStart..<n]))
         return out
