@@ -480,6 +480,9 @@ import Testing
             // construct), after a space, after spaces alone, in a cell.
             "**太字**日本`コード`日本*強*日 本  日\t本 **b** 日 `c`  語。\n",
             "a **b**  日本\n\n| x | **y**日 |\n|---|---|\n| `z`日 | a  本 |\n",
+            // Two- and four-byte sequences, spaces before and after them.
+            "café naïve résumé — “quotes” ok  é  ü\tß\n\nwww.é.fr/ü ok\n",
+            "😀😀😀 😀  😀w/😀//😀 👪👪\n\n> 日本語😀é\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 4, 5, 7])
 
@@ -491,9 +494,14 @@ import Testing
         stream.append("前の段落。\n\n始")
         let before = stream.engine.fullSnapshots
         let emittedBefore = stream.engine.leafNodesEmitted
+        let continuedBefore = stream.engine.plainContinuations
         let line = Array(String(repeating: "日本語の文章です", count: 150).utf8)
         for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
         #expect(stream.engine.fullSnapshots - before < 5, "\(stream.engine.fullSnapshots - before) snapshots")
+        // (Every append: the held bytes and the chunk go on with the text,
+        // the other paths untried.)
+        #expect(stream.engine.plainContinuations - continuedBefore >= line.count / 4 - 2,
+                "\(stream.engine.plainContinuations - continuedBefore) of \(line.count / 4) appends continued the text")
         #expect(stream.engine.leafNodesEmitted - emittedBefore < 20, "\(stream.engine.leafNodesEmitted - emittedBefore) inline nodes emitted")
         #expect(stream.document == Document(parsing: "前の段落。\n\n始" + String(repeating: "日本語の文章です", count: 150)))
     }

@@ -287,11 +287,18 @@ final class StreamEngine: @unchecked Sendable {
             // nearly every time.)
             var combined = take(&combineScratch)
             combined.truncate(to: 0)
-            combined.append(contentsOf: pending)
-            combined.append(contentsOf: bytes)
+            if combined.capacity >= pending.count + bytes.count && bytes.count <= 8 {
+                // (A few bytes: one by one, cheaper than the generic append.)
+                for b in pending { combined.append(b) }
+                for b in bytes { combined.append(b) }
+            } else {
+                combined.append(contentsOf: pending)
+                combined.append(contentsOf: bytes)
+            }
             defer { combineScratch = combined }
             if removePlaceholder() {
                 pending.truncate(to: 0)
+                if let update = combined.withUnsafeBufferPointer({ continuePlainText($0) }) { return update }
                 return combined.withUnsafeBufferPointer { append($0) }
             }
         }
@@ -299,14 +306,17 @@ final class StreamEngine: @unchecked Sendable {
         // partial, a line feed may follow; the fast paths, which find lines
         // by their line feeds, leave the next chunk to the exact way.)
         if started && pending.isEmpty && storage.source.last != 0x0D {
-            if !bytes.contains(0x0A) {
+            if !StreamEngine.holds(0x0A, bytes) {
+                // (Text the plain path extends, ending inside a UTF-8
+                // sequence: CJK text in small chunks, a third of the time.)
+                if hotText >= 0 && (bytes.last ?? 0) >= 0x80, let update = continuePlainText(bytes) { return update }
                 if appendFast(bytes, endsChunk: true) { return lastUpdate }
                 // A chunk that ends inside a UTF-8 sequence (CJK text in small
                 // chunks, nearly every time): its complete bytes and the U+FFFD
                 // the batch parser shows for the rest, through the plain path.
                 let hold = Normalizer.incompleteSuffixLength(bytes)
                 if hold > 0, let update = appendWithPlaceholder(bytes, hold: hold) { return update }
-            } else if !bytes.contains(0x0D) {
+            } else if !StreamEngine.holds(0x0D, bytes) {
                 // A chunk with line feeds, line by line: the bytes before each
                 // line feed through the fast paths, then the line feed (one
                 // that ends the trailing paragraph's or code block's line);
@@ -337,6 +347,61 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         return appendExactly(bytes)
+    }
+
+    /// Whether `bytes` holds `b` (inlined: `append` checks each chunk).
+    @inline(__always)
+    private static func holds(_ b: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for x in bytes where x == b { return true }
+        return false
+    }
+
+    /// Plain bytes (`combined`: after `removePlaceholder` took back the
+    /// U+FFFD that ended the text, the held bytes and the chunk) that
+    /// continue the text the plain path extends: what they complete, and a
+    /// placeholder for a sequence they end inside — what `appendFast` or
+    /// `appendWithPlaceholder` would do through the plain path, without
+    /// trying the other paths first (CJK text in small chunks comes here
+    /// nearly every time). Nil, having changed nothing, when they are not
+    /// all plain text.
+    @inline(never)
+    private func continuePlainText(_ combined: UnsafeBufferPointer<UInt8>) -> StreamUpdate? {
+        let sourceCount = storage.source.count
+        guard hotText >= 0, wordCheckedEnd == sourceCount, pending.isEmpty, !placeholderShown, !shownDigits.active,
+              !setextShown, !finished, combined.count <= 64 else { return nil }
+        // (No line feed, carriage return, NUL, tab, or byte that opens,
+        // closes or escapes anything: each is plain text after text.)
+        var mayLink = false
+        for b in combined {
+            guard PlainText.isPlainByte(b) else { return nil }
+            if b == UInt8(ascii: "w") || b == UInt8(ascii: "/") { mayLink = true }
+        }
+        let hold = Normalizer.incompleteSuffixLength(combined)
+        let cut = combined.count - hold
+        guard cut > 0, Normalizer.isClean(UnsafeBufferPointer(rebasing: combined[..<cut])) else { return nil }
+        // What the batch parser shows: the complete bytes, and one U+FFFD
+        // for the held ones.
+        assert(hold == 0 || Normalizer.normalize(Array(combined[cut...]), dropBOM: false) == StreamEngine.replacement)
+        let shownCount = hold > 0 ? cut + 3 : cut
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shownCount) { shown -> Bool in
+            for k in 0..<cut { shown[k] = combined[k] }
+            if hold > 0 {
+                shown[cut] = 0xEF
+                shown[cut + 1] = 0xBF
+                shown[cut + 2] = 0xBD
+            }
+            return appendPlainTextAgain(UnsafeBufferPointer(shown), sourceCount, mayLink: mayLink)
+        }
+        guard appended else { return nil }
+        if hold > 0 {
+            // The placeholder is shown, not input: it is not stable.
+            stableCount = storage.source.count - 3
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: combined[cut...]))
+            placeholderShown = true
+            publishedPending = true
+        }
+        plainContinuations &+= 1
+        return lastUpdate
     }
 
     /// Whether `storage.source` ends with the U+FFFD standing for the held
@@ -389,11 +454,11 @@ final class StreamEngine: @unchecked Sendable {
     private func removePlaceholderInRow() -> Bool {
         let count = storage.source.count
         guard count >= 4, stableCount == count - 3, let row = trailingTableRow(endingAt: count),
-              storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement),
+              endsWithReplacement(count),
               Int(trailingRowOpenStart) <= count - 3 else { return false }
         foldWordScan()
         reclaim()
-        storage.source.removeLast(3)
+        storage.source.truncate(to: count - 3)
         if wordScanEnd > count - 3 { wordScanEnd = -1 }
         emitRowTail(row: row, oldEnd: count, pipeless: false)
         _ = trailingBlockChanged()
@@ -402,10 +467,18 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// Whether the source's first `count` bytes end with U+FFFD.
+    @inline(__always)
+    private func endsWithReplacement(_ count: Int) -> Bool {
+        storage.source.withUnsafeBufferPointer { s in
+            count >= 3 && count <= s.count && s[count - 3] == 0xEF && s[count - 2] == 0xBF && s[count - 1] == 0xBD
+        }
+    }
+
     private func removePlaceholderInPlace() -> Bool {
         placeholderShown = false
         let count = storage.source.count
-        guard count >= 4, stableCount == count - 3, storage.source[(count - 3)...].elementsEqual(StreamEngine.replacement)
+        guard count >= 4, stableCount == count - 3, endsWithReplacement(count)
         else { return false }
         let c = storage.nodes.count - 1
         guard c > 0, storage.nodes[c].kind == .text, !storage.nodes[c].a.isArena, Int(storage.nodes[c].end) == count,
@@ -438,7 +511,7 @@ final class StreamEngine: @unchecked Sendable {
             && hotTrimmed == count
         if !continues { foldWordScan() }
         reclaim()
-        storage.source.removeLast(3)
+        storage.source.truncate(to: count - 3)
         // (The word checked up to the placeholder was checked without it.)
         if wordScanEnd == count { wordScanEnd = newCount }
         if alone {
@@ -461,7 +534,7 @@ final class StreamEngine: @unchecked Sendable {
         if stale(leafEmitMark) { leafEmitMark = EmitMark() }
         if stale(leafCleanMark) { leafCleanMark = EmitMark() }
         if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
-            inline.content.removeLast(3)
+            inline.content.truncate(to: inline.content.count - 3)
             leafInlineSourceEnd = newCount
         }
         if continues {
@@ -2776,6 +2849,10 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends the block parser took from a checkpoint for a new
     /// line (`appendNewBlockLine`), for the same kind of test.
     @exclusivity(unchecked) private(set) var newBlockPasses = 0
+    /// How many appends of plain text that a UTF-8 sequence split went on
+    /// straight with the text the plain path extends (`continuePlainText`),
+    /// for the same kind of test.
+    @exclusivity(unchecked) private(set) var plainContinuations = 0
     /// Settled blocks emitted again by provisional snapshots (for tests).
     @exclusivity(unchecked) private(set) var provisionalEmissions = 0
     /// How many appends parsed the trailing paragraph's (or heading's)
