@@ -485,6 +485,12 @@ import Testing
             "😀😀😀 😀  😀w/😀//😀 👪👪\n\n> 日本語😀é\n",
         ]
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 4, 5, 7])
+        // Updates held while the placeholder is swapped (the stream goes on
+        // in a spare storage, brought up to date from the last one).
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [2, 4, 5], hold: 2)
+            #expect(problem == nil, "\(d.debugDescription), holding 2: \(problem ?? "")")
+        }
 
         // A long line of such text in chunks that split nearly every
         // character: the plain path takes the placeholder back and goes on

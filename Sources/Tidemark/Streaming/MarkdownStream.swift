@@ -284,7 +284,8 @@ final class StreamEngine: @unchecked Sendable {
             // path showed U+FFFD for it: take the placeholder back and
             // append the held bytes with this chunk.
             // (In a scratch buffer: CJK text in small chunks comes this way
-            // nearly every time.)
+            // nearly every time — most of it through `swapPlaceholder`.)
+            if let update = swapPlaceholder(bytes) { return update }
             var combined = take(&combineScratch)
             combined.truncate(to: 0)
             if combined.capacity >= pending.count + bytes.count && bytes.count <= 8 {
@@ -465,6 +466,87 @@ final class StreamEngine: @unchecked Sendable {
         hotText = -1
         publishedPending = false
         return true
+    }
+
+    /// `removePlaceholder` and `continuePlainText` at once, for the common
+    /// case: the placeholder ends the text the plain path extends (which
+    /// holds more than it), and the held bytes and `bytes` after them are
+    /// plain text with no `w` or `/` (no extended autolink to look for).
+    /// The placeholder's bytes are replaced by what they complete, and a
+    /// new placeholder for a sequence the chunk ends inside; the text and
+    /// its ancestors end where they now do. Nil, having changed nothing,
+    /// in any other case.
+    @inline(never)
+    private func swapPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate? {
+        let count = storage.source.count
+        let c = storage.nodes.count - 1
+        guard hotText == c, c > 0, wordCheckedEnd == count, hotTrimmed == count, hotPadding == 0, !shownDigits.active,
+              !setextShown, !bytes.isEmpty, pending.count + bytes.count <= 64,
+              count >= 4, stableCount == count - 3, endsWithReplacement(count) else { return nil }
+        // (What `removePlaceholderInPlace` requires to go on with the text.)
+        let text = storage.nodes[c]
+        guard text.kind == .text, !text.a.isArena, Int(text.end) == count, text.a.end == count, text.a.length >= 3,
+              text.firstChild < 0, Int(text.parent) == hotLeaf else { return nil }
+        let inParagraph = trailingParagraphNode > 0 && Int(trailingParagraphLines.last?.end ?? -1) == count
+        if hotInCell {
+            guard !inParagraph, trailingTableNode > 0, Int(trailingRow.end) == count else { return nil }
+        } else {
+            guard inParagraph, hotLeaf == trailingParagraphNode else { return nil }
+        }
+        let base = count - 3
+        let textStart = Int(text.a.start)
+        var trimmed = base
+        while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        guard trimmed > textStart else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pending.count + bytes.count + 3) { buf -> StreamUpdate? in
+            var n = 0
+            for b in pending {
+                buf[n] = b
+                n &+= 1
+            }
+            for b in bytes {
+                guard PlainText.isPlainByte(b), b != UInt8(ascii: "w"), b != UInt8(ascii: "/") else { return nil }
+                buf[n] = b
+                n &+= 1
+            }
+            let hold = Normalizer.incompleteSuffixLength(UnsafeBufferPointer(rebasing: buf[..<n]))
+            let cut = n - hold
+            guard cut > 0, Normalizer.isClean(UnsafeBufferPointer(rebasing: buf[..<cut])) else { return nil }
+            assert(hold == 0 || Normalizer.normalize(Array(buf[cut..<n]), dropBOM: false) == StreamEngine.replacement)
+            pending.truncate(to: 0)
+            for k in cut..<n { pending.append(buf[k]) }
+            if hold > 0 {
+                buf[cut] = 0xEF
+                buf[cut + 1] = 0xBF
+                buf[cut + 2] = 0xBD
+            }
+            // The placeholder taken back, as `removePlaceholderInPlace` does
+            // when the text goes on...
+            reclaim(nodesFrom: c, endsOf: hotLeaf)
+            storage.source.truncate(to: base)
+            if wordScanEnd == count { wordScanEnd = base }
+            if leafEmitMark.top == Int32(c) && Int(leafEmitMark.topEnd) > trimmed { leafEmitMark = EmitMark() }
+            if leafCleanMark.top == Int32(c) && Int(leafCleanMark.topEnd) > trimmed { leafCleanMark = EmitMark() }
+            if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
+                inline.content.truncate(to: inline.content.count - 3)
+                leafInlineSourceEnd = base
+            }
+            wordCheckedEnd = base
+            hotTrimmed = trimmed
+            placeholderShown = false
+            publishedPending = false
+            // ... and what replaces it appended by the plain path.
+            let appended = appendPlainTextAgain(UnsafeBufferPointer(rebasing: buf[..<(hold > 0 ? cut + 3 : cut)]), base,
+                                                mayLink: false)
+            assert(appended)
+            if hold > 0 {
+                stableCount = storage.source.count - 3
+                placeholderShown = true
+                publishedPending = true
+            }
+            plainContinuations &+= 1
+            return lastUpdate
+        }
     }
 
     /// Whether the source's first `count` bytes end with U+FFFD.
