@@ -806,6 +806,36 @@ import Testing
         }
     }
 
+    /// The first line of an indented code block (`\t$ yum install curl`, a
+    /// README's command): once the new-block path opened the block and the
+    /// line holds content, its next bytes grow the literal through the
+    /// code-line path, as on the block's later lines.
+    @Test func firstLinesOfIndentedCode() {
+        let docs = [
+            "Intro\n\n\t$ yum install curl -y\n\nAfter\n",
+            "    one `x` *y*\n    two\n\n  \t  three\n",
+            "- item\n\n      code in item\n      more\n- next\n",
+            "> quote\n>\n>     code in quote\n> \tand tab\n",
+            "Para\n    lazy, not code\n\n    ```\n    fence chars\n    ~~~\n",
+            "    \n    x\n\n\t\n\ty é😀 日本 >\n\n    >x\n",
+            // An item this line opens, with code: a thematic break once
+            // its third `-` comes.
+            "-     -      -      -\n\n*     *     *\n\n1.     code\n\n> - x\n>\n>       code\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
+        // (One new-block pass per block, for its first chunk `\t$ y`: 20;
+        // 27 when the first line's chunks after a blank line took them.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.newBlockPasses, atMost: 22, bytesPerAppend: 4) { k in
+            ["\t$ yum install package-\(k) --yes\n\n"]
+        }
+        // (After a paragraph, as in an installation guide: 60; 309 when every
+        // chunk of the block's first line took one.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.newBlockPasses, atMost: 70, bytesPerAppend: 4) { k in
+            ["You can use one of these commands \(k):\n\n\t$ yum install curl-devel expat-devel gettext-devel \\\n\t  openssl-devel zlib-devel\n\n"]
+        }
+    }
+
     /// `docs` streamed exactly at chunk sizes 1–7, and in `holdingChunks`
     /// while holding the last update.
     static func expectExactAlsoHolding(_ docs: [String], holdingChunks: [Int]) {

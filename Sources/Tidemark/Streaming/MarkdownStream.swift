@@ -2278,7 +2278,16 @@ final class StreamEngine: @unchecked Sendable {
         guard code.kind == .codeBlock || code.kind == .htmlBlock, code.a.isArena, code.a.end == storage.arena.count,
               code.a.length > 0,
               Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last,
-              Int(lineStart) < sourceCount, Int(code.start) < Int(lineStart) else { return false }
+              Int(lineStart) < sourceCount else { return false }
+        // The first line of an indented code block (which the new-block path
+        // opened on this line, in containers of earlier lines) is decided
+        // too once it holds content: its indentation made it code, and no
+        // byte after it changes that. (Not in a list item this line opens:
+        // `-     -      -` becomes a thematic break.)
+        let firstLine = Int(code.start) >= Int(lineStart)
+        guard !firstLine || (code.kind == .codeBlock && code.flags & 1 == 0
+                             && (code.parent == 0 || Int(storage.nodes[Int(code.parent)].start) < Int(lineStart)))
+        else { return false }
         // Valid UTF-8 only (a split sequence goes the exact way).
         guard Normalizer.isClean(bytes) else { return false }
         // The line so far must hold a byte other than space, tab, `` ` `` and `~`.
@@ -2293,6 +2302,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         var drop = 0
+        if firstLine && !decided { return false }
         if !decided {
             // Fence characters only (after the indentation), and no closing
             // fence with them; or a line of spaces so far (a code line,
