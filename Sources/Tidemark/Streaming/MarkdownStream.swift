@@ -288,14 +288,8 @@ final class StreamEngine: @unchecked Sendable {
             if let update = swapPlaceholder(bytes) { return update }
             var combined = take(&combineScratch)
             combined.truncate(to: 0)
-            if combined.capacity >= pending.count + bytes.count && bytes.count <= 8 {
-                // (A few bytes: one by one, cheaper than the generic append.)
-                for b in pending { combined.append(b) }
-                for b in bytes { combined.append(b) }
-            } else {
-                combined.append(contentsOf: pending)
-                combined.append(contentsOf: bytes)
-            }
+            combined.append(contentsOf: pending)
+            combined.append(contentsOf: bytes)
             defer { combineScratch = combined }
             if removePlaceholder() {
                 pending.truncate(to: 0)
@@ -377,32 +371,56 @@ final class StreamEngine: @unchecked Sendable {
             guard PlainText.isPlainByte(b) else { return nil }
             if b == UInt8(ascii: "w") || b == UInt8(ascii: "/") { mayLink = true }
         }
-        let hold = Normalizer.incompleteSuffixLength(combined)
-        let cut = combined.count - hold
-        guard cut > 0, Normalizer.isClean(UnsafeBufferPointer(rebasing: combined[..<cut])) else { return nil }
-        // What the batch parser shows: the complete bytes, and one U+FFFD
-        // for the held ones.
-        assert(hold == 0 || Normalizer.normalize(Array(combined[cut...]), dropBOM: false) == StreamEngine.replacement)
-        let shownCount = hold > 0 ? cut + 3 : cut
-        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shownCount) { shown -> Bool in
-            for k in 0..<cut { shown[k] = combined[k] }
+        guard let cut = StreamEngine.completePart(combined),
+              appendShowingHeld(combined, cut: cut, at: sourceCount, mayLink: mayLink) else { return nil }
+        return lastUpdate
+    }
+
+    /// Where the complete bytes of `bytes` end: valid UTF-8 but for a
+    /// sequence at the end that more bytes could complete. Nil when that
+    /// leaves nothing, or they are not valid.
+    @inline(__always)
+    private static func completePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let cut = bytes.count - Normalizer.incompleteSuffixLength(bytes)
+        guard cut > 0, Normalizer.isClean(UnsafeBufferPointer(rebasing: bytes[..<cut])) else { return nil }
+        return cut
+    }
+
+    /// The plain path's append of plain `bytes` to its text at
+    /// `sourceCount`: their first `cut` bytes (see `completePart`), and one
+    /// U+FFFD for the rest, held in `pending` — what the batch parser shows.
+    /// False, having changed nothing, when the URL check turns them away.
+    @inline(__always)
+    private func appendShowingHeld(_ bytes: UnsafeBufferPointer<UInt8>, cut: Int, at sourceCount: Int, mayLink: Bool) -> Bool {
+        let hold = bytes.count - cut
+        assert(hold == 0 || Normalizer.normalize(Array(bytes[cut...]), dropBOM: false) == StreamEngine.replacement)
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: cut + 3) { shown -> Bool in
+            for k in 0..<cut { shown[k] = bytes[k] }
             if hold > 0 {
                 shown[cut] = 0xEF
                 shown[cut + 1] = 0xBF
                 shown[cut + 2] = 0xBD
             }
-            return appendPlainTextAgain(UnsafeBufferPointer(shown), sourceCount, mayLink: mayLink)
+            return appendPlainTextAgain(UnsafeBufferPointer(rebasing: shown[..<(hold > 0 ? cut + 3 : cut)]), sourceCount,
+                                        mayLink: mayLink)
         }
-        guard appended else { return nil }
-        if hold > 0 {
-            // The placeholder is shown, not input: it is not stable.
-            stableCount = storage.source.count - 3
-            pending.append(contentsOf: UnsafeBufferPointer(rebasing: combined[cut...]))
-            placeholderShown = true
-            publishedPending = true
-        }
+        guard appended else { return false }
+        if hold > 0 { showHeld(UnsafeBufferPointer(rebasing: bytes[cut...])) }
         plainContinuations &+= 1
-        return lastUpdate
+        return true
+    }
+
+    /// After a path appended U+FFFD for `held`, the start of a sequence the
+    /// chunk ended inside: the placeholder is shown, not input (not stable),
+    /// and the held bytes wait for the next chunk.
+    @inline(__always)
+    private func showHeld(_ held: UnsafeBufferPointer<UInt8>) {
+        stableCount = storage.source.count - 3
+        pending.truncate(to: 0)
+        // (At most three bytes: one by one, cheaper than the generic append.)
+        for b in held { pending.append(b) }
+        placeholderShown = true
+        publishedPending = true
     }
 
     /// Whether `storage.source` ends with the U+FFFD standing for the held
@@ -430,12 +448,7 @@ final class StreamEngine: @unchecked Sendable {
                 || (parser.tip == 0 && appendNewTopParagraph($0)) || appendNewBlockLine($0)
         }
         guard ok else { return nil }
-        // The placeholder is shown, not input: it is not stable.
-        stableCount = storage.source.count - 3
-        pending.truncate(to: 0)
-        pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cut...]))
-        placeholderShown = true
-        publishedPending = true
+        showHeld(UnsafeBufferPointer(rebasing: bytes[cut...]))
         return lastUpdate
     }
 
@@ -474,31 +487,16 @@ final class StreamEngine: @unchecked Sendable {
     /// plain text with no `w` or `/` (no extended autolink to look for).
     /// The placeholder's bytes are replaced by what they complete, and a
     /// new placeholder for a sequence the chunk ends inside; the text and
-    /// its ancestors end where they now do. Nil, having changed nothing,
-    /// in any other case.
+    /// its ancestors end where they now do (no pass over them to cut them
+    /// back first). Nil, having changed nothing, in any other case.
     @inline(never)
     private func swapPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamUpdate? {
         let count = storage.source.count
-        let c = storage.nodes.count - 1
-        guard hotText == c, c > 0, wordCheckedEnd == count, hotTrimmed == count, hotPadding == 0, !shownDigits.active,
-              !setextShown, !bytes.isEmpty, pending.count + bytes.count <= 64,
-              count >= 4, stableCount == count - 3, endsWithReplacement(count) else { return nil }
-        // (What `removePlaceholderInPlace` requires to go on with the text.)
-        let text = storage.nodes[c]
-        guard text.kind == .text, !text.a.isArena, Int(text.end) == count, text.a.end == count, text.a.length >= 3,
-              text.firstChild < 0, Int(text.parent) == hotLeaf else { return nil }
-        let inParagraph = trailingParagraphNode > 0 && Int(trailingParagraphLines.last?.end ?? -1) == count
-        if hotInCell {
-            guard !inParagraph, trailingTableNode > 0, Int(trailingRow.end) == count else { return nil }
-        } else {
-            guard inParagraph, hotLeaf == trailingParagraphNode else { return nil }
-        }
-        let base = count - 3
-        let textStart = Int(text.a.start)
-        var trimmed = base
-        while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
-        guard trimmed > textStart else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pending.count + bytes.count + 3) { buf -> StreamUpdate? in
+        guard hotText == storage.nodes.count - 1, wordCheckedEnd == count, hotTrimmed == count, hotPadding == 0,
+              !shownDigits.active, !setextShown, !bytes.isEmpty, pending.count + bytes.count <= 64,
+              let t = placeholderText(), t.node == hotText, t.leaf == hotLeaf, t.inCell == hotInCell,
+              t.trimmed > t.textStart else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pending.count + bytes.count) { buf -> StreamUpdate? in
             var n = 0
             for b in pending {
                 buf[n] = b
@@ -509,43 +507,71 @@ final class StreamEngine: @unchecked Sendable {
                 buf[n] = b
                 n &+= 1
             }
-            let hold = Normalizer.incompleteSuffixLength(UnsafeBufferPointer(rebasing: buf[..<n]))
-            let cut = n - hold
-            guard cut > 0, Normalizer.isClean(UnsafeBufferPointer(rebasing: buf[..<cut])) else { return nil }
-            assert(hold == 0 || Normalizer.normalize(Array(buf[cut..<n]), dropBOM: false) == StreamEngine.replacement)
-            pending.truncate(to: 0)
-            for k in cut..<n { pending.append(buf[k]) }
-            if hold > 0 {
-                buf[cut] = 0xEF
-                buf[cut + 1] = 0xBF
-                buf[cut + 2] = 0xBD
-            }
+            let combined = UnsafeBufferPointer(rebasing: buf[..<n])
+            guard let cut = StreamEngine.completePart(combined) else { return nil }
             // The placeholder taken back, as `removePlaceholderInPlace` does
-            // when the text goes on...
-            reclaim(nodesFrom: c, endsOf: hotLeaf)
-            storage.source.truncate(to: base)
-            if wordScanEnd == count { wordScanEnd = base }
-            if leafEmitMark.top == Int32(c) && Int(leafEmitMark.topEnd) > trimmed { leafEmitMark = EmitMark() }
-            if leafCleanMark.top == Int32(c) && Int(leafCleanMark.topEnd) > trimmed { leafCleanMark = EmitMark() }
-            if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
-                inline.content.truncate(to: inline.content.count - 3)
-                leafInlineSourceEnd = base
-            }
-            wordCheckedEnd = base
-            hotTrimmed = trimmed
+            // when the text goes on (its node and ancestors are written once,
+            // by the append)...
+            reclaim(nodesFrom: t.node, endsOf: t.leaf)
+            cutPlaceholder(count: count, node: t.node, trimmed: t.trimmed, alone: false)
+            pending.truncate(to: 0)
+            wordCheckedEnd = count - 3
+            hotTrimmed = t.trimmed
             placeholderShown = false
             publishedPending = false
             // ... and what replaces it appended by the plain path.
-            let appended = appendPlainTextAgain(UnsafeBufferPointer(rebasing: buf[..<(hold > 0 ? cut + 3 : cut)]), base,
-                                                mayLink: false)
+            let appended = appendShowingHeld(combined, cut: cut, at: count - 3, mayLink: false)
             assert(appended)
-            if hold > 0 {
-                stableCount = storage.source.count - 3
-                placeholderShown = true
-                publishedPending = true
-            }
-            plainContinuations &+= 1
             return lastUpdate
+        }
+    }
+
+    /// The text node the placeholder at the source's end ends, when it is
+    /// the store's last node, the last text of the trailing paragraph or of
+    /// the trailing row's cell (`leaf`): where its text starts and where it
+    /// ends without the placeholder and the spaces and tabs before it.
+    @inline(__always)
+    private func placeholderText() -> (node: Int, leaf: Int, inCell: Bool, textStart: Int, trimmed: Int)? {
+        let count = storage.source.count
+        guard count >= 4, stableCount == count - 3, endsWithReplacement(count) else { return nil }
+        let c = storage.nodes.count - 1
+        guard c > 0 else { return nil }
+        let text = storage.nodes[c]
+        guard text.kind == .text, !text.a.isArena, Int(text.end) == count, text.a.end == count, text.a.length >= 3,
+              text.firstChild < 0 else { return nil }
+        let leaf: Int
+        var inCell = false
+        if trailingParagraphNode > 0, let line = trailingParagraphLines.last, Int(line.end) == count {
+            leaf = trailingParagraphNode
+        } else if trailingTableNode > 0, Int(trailingRow.end) == count {
+            leaf = Int(text.parent)
+            inCell = true
+        } else {
+            return nil
+        }
+        guard Int(text.parent) == leaf else { return nil }
+        let textStart = Int(text.a.start)
+        var trimmed = count - 3
+        while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        return (c, leaf, inCell, textStart, trimmed)
+    }
+
+    /// Drops the placeholder's bytes (the source was `count` long), and
+    /// what knew of them: the word scan's end, the emission marks past what
+    /// is left of text node `node` (ending at `trimmed`, or gone when
+    /// `alone`), the leaf's inline content.
+    private func cutPlaceholder(count: Int, node c: Int, trimmed: Int, alone: Bool) {
+        storage.source.truncate(to: count - 3)
+        // (The word checked up to the placeholder was checked without it.)
+        if wordScanEnd == count { wordScanEnd = count - 3 }
+        // An emission mark past what is left (after the node that went, or
+        // with its end recorded past the new one) can no longer be restored.
+        func stale(_ m: EmitMark) -> Bool { alone ? m.at > c : m.top == Int32(c) && Int(m.topEnd) > trimmed }
+        if stale(leafEmitMark) { leafEmitMark = EmitMark() }
+        if stale(leafCleanMark) { leafCleanMark = EmitMark() }
+        if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
+            inline.content.truncate(to: inline.content.count - 3)
+            leafInlineSourceEnd = count - 3
         }
     }
 
@@ -559,27 +585,9 @@ final class StreamEngine: @unchecked Sendable {
 
     private func removePlaceholderInPlace() -> Bool {
         placeholderShown = false
+        guard let (c, leaf, inCell, textStart, trimmed) = placeholderText() else { return false }
         let count = storage.source.count
-        guard count >= 4, stableCount == count - 3, endsWithReplacement(count)
-        else { return false }
-        let c = storage.nodes.count - 1
-        guard c > 0, storage.nodes[c].kind == .text, !storage.nodes[c].a.isArena, Int(storage.nodes[c].end) == count,
-              storage.nodes[c].a.end == count, storage.nodes[c].a.length >= 3, storage.nodes[c].firstChild < 0 else { return false }
-        let leaf: Int
-        var inCell = false
-        if trailingParagraphNode > 0, let line = trailingParagraphLines.last, Int(line.end) == count {
-            leaf = trailingParagraphNode
-        } else if trailingTableNode > 0, Int(trailingRow.end) == count {
-            leaf = Int(storage.nodes[c].parent)
-            inCell = true
-        } else {
-            return false
-        }
-        guard Int(storage.nodes[c].parent) == leaf else { return false }
         let newCount = count - 3
-        let textStart = Int(storage.nodes[c].a.start)
-        var trimmed = newCount
-        while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
         let alone = trimmed == textStart
         var before = Int32(c - 1)
         if alone {
@@ -593,9 +601,7 @@ final class StreamEngine: @unchecked Sendable {
             && hotTrimmed == count
         if !continues { foldWordScan() }
         reclaim()
-        storage.source.truncate(to: count - 3)
-        // (The word checked up to the placeholder was checked without it.)
-        if wordScanEnd == count { wordScanEnd = newCount }
+        cutPlaceholder(count: count, node: c, trimmed: trimmed, alone: alone)
         if alone {
             storage.nodes.removeLast()
             if before > Int32(leaf) {
@@ -610,15 +616,6 @@ final class StreamEngine: @unchecked Sendable {
             storage.nodes[c].a.length = UInt32(trimmed - textStart)
         }
         setLeafEnds(leaf: leaf, inCell: inCell, contentEnd: trimmed, end: newCount)
-        // An emission mark past what is left (after the node that went, or
-        // with its end recorded past the new one) can no longer be restored.
-        func stale(_ m: EmitMark) -> Bool { alone ? m.at > c : m.top == Int32(c) && Int(m.topEnd) > trimmed }
-        if stale(leafEmitMark) { leafEmitMark = EmitMark() }
-        if stale(leafCleanMark) { leafCleanMark = EmitMark() }
-        if leafInlineNode >= 0, leafInlineSourceEnd == count, let inline = leafInline, inline.content.count >= 3 {
-            inline.content.truncate(to: inline.content.count - 3)
-            leafInlineSourceEnd = newCount
-        }
         if continues {
             // The plain path appended the placeholder to the hot text: the
             // word without it was checked too (U+FFFD holds no `@`, `www`
