@@ -3994,60 +3994,64 @@ final class StreamEngine: @unchecked Sendable {
         let link = Int32(truncatingIfNeeded: settledNodeStarts.last ?? 0)
         var (arena, lines) = (settledArenaCount, syncedLineStarts)
         let source = min(stableCount, storage.source.count)
-        // The leaf whose ancestors below `chainFrom` changed (the root is
-        // always copied), eight at most: else the whole tail as before.
-        var chainLeaf: Int32 = 0
-        var chainFrom = 0
+        // The ancestors of the edited leaf below `from` (the root is always
+        // copied), read once for every spare: eight at most, else the
+        // whole tail as before.
+        var chain: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var chainCount = 0
         if let e = leafEdit, provisional == nil, e.from >= nodeFloor {
-            let short = withStorage { st in
+            let n = withStorage { st in
                 st.nodes.withUnsafeBufferPointer { nodes in
-                    var a = Int32(truncatingIfNeeded: e.leaf)
-                    var n = 0
-                    while a > 0 && n < 8 {
-                        if Int(a) < e.from { n &+= 1 }
-                        a = nodes[Int(a)].parent
+                    withUnsafeMutableBytes(of: &chain) { raw -> Int in
+                        var a = Int32(truncatingIfNeeded: e.leaf)
+                        var n = 0
+                        while a > 0 {
+                            if Int(a) < e.from {
+                                guard n < 8 else { return -1 }
+                                raw.storeBytes(of: a, toByteOffset: n &* 4, as: Int32.self)
+                                n &+= 1
+                            }
+                            a = nodes[Int(a)].parent
+                        }
+                        return n
                     }
-                    return a <= 0
                 }
             }
-            if short {
+            if n >= 0 {
                 nodeFloor = e.from
                 arena = storage.arena.count
                 lines = storage.lineStarts.count
-                chainLeaf = Int32(truncatingIfNeeded: e.leaf)
-                chainFrom = e.from
+                chainCount = n
             }
         }
         // (Through one buffer pointer: every append runs this while a
         // reader holds an update.)
         spares.withUnsafeMutableBufferPointer { sp in
-            for k in sp.indices {
-                sp[k].nodes = min(sp[k].nodes, nodeFloor)
-                sp[k].source = min(sp[k].source, source)
-                sp[k].arena = min(sp[k].arena, arena)
-                sp[k].lines = min(sp[k].lines, lines)
-                var full = false
-                if link > 0 && sp[k].links.last != link { full = !sp[k].links.append(link) }
-                var low = link > 0 ? link : Int32.max
-                if chainLeaf > 0 {
-                    let floor = min(chainFrom, sp[k].nodes)
-                    withStorage { st in
-                        st.nodes.withUnsafeBufferPointer { nodes in
-                            var a = chainLeaf
-                            while a > 0 {
-                                if Int(a) < floor {
-                                    if !sp[k].links.insert(a) { full = true }
-                                    low = min(low, a)
-                                }
-                                a = nodes[Int(a)].parent
-                            }
+            withUnsafeBytes(of: &chain) { chainBytes in
+                for k in sp.indices {
+                    sp[k].nodes = min(sp[k].nodes, nodeFloor)
+                    sp[k].source = min(sp[k].source, source)
+                    sp[k].arena = min(sp[k].arena, arena)
+                    sp[k].lines = min(sp[k].lines, lines)
+                    var full = false
+                    if link > 0 && sp[k].links.last != link { full = !sp[k].links.append(link) }
+                    var low = link > 0 ? link : Int32.max
+                    // (The chain's nodes the floor leaves out: below it.)
+                    let floor = sp[k].nodes
+                    var j = 0
+                    while j < chainCount {
+                        let a = chainBytes.load(fromByteOffset: j &* 4, as: Int32.self)
+                        if Int(a) < floor {
+                            if !sp[k].links.insert(a) { full = true }
+                            low = min(low, a)
                         }
+                        j &+= 1
                     }
-                }
-                if full {
-                    // (A spare held long: its nodes from the lowest link on.)
-                    sp[k].nodes = min(sp[k].nodes, Int(min(low, sp[k].links.min() ?? Int32.max)))
-                    sp[k].links.clear()
+                    if full {
+                        // (A spare held long: its nodes from the lowest link on.)
+                        sp[k].nodes = min(sp[k].nodes, Int(min(low, sp[k].links.min() ?? Int32.max)))
+                        sp[k].links.clear()
+                    }
                 }
             }
         }
@@ -4118,24 +4122,31 @@ final class StreamEngine: @unchecked Sendable {
         withStorage { x in
             Unmanaged.passUnretained(spare.storage)._withUnsafeGuaranteedRef { y in
                 let floor = max(1, spare.nodes)
-                x.source.withUnsafeBufferPointer { Self.sync(&y.source, from: $0, keeping: spare.source) }
-                x.nodes.withUnsafeBufferPointer { xn in
-                    Self.sync(&y.nodes, from: xn, keeping: floor)
-                    heldNodesCopied &+= max(0, xn.count - min(floor, y.nodes.count)) + spare.links.count + 1
-                    // (The root, and the nodes below the floor that changed.)
-                    y.nodes.withUnsafeMutableBufferPointer { yn in
-                        if !yn.isEmpty { yn[0] = xn[0] }
-                        let top = min(floor, yn.count)
-                        spare.links.withLinks { links in
-                            for l in links where Int(l) < top { yn[Int(l)] = xn[Int(l)] }
-                        }
+                // (The current arrays read through pointers taken first:
+                // nothing writes them while the spare's are written, and a
+                // read around those writes retained and released each, on
+                // every held append.)
+                let xs = StreamEngine.base(x.source)
+                Self.sync(&y.source, from: xs, keeping: spare.source)
+                let xn = StreamEngine.base(x.nodes)
+                heldNodesCopied &+= max(0, xn.count - min(floor, y.nodes.count)) + spare.links.count + 1
+                let m = min(floor, y.nodes.count, xn.count)
+                let common = Self.resize(&y.nodes, from: xn)
+                // (One pass: what both had past the floor, the root, and the
+                // nodes below the floor that changed.)
+                y.nodes.withUnsafeMutableBufferPointer { yn in
+                    Self.overwrite(yn, from: xn, m, common)
+                    if !yn.isEmpty { yn[0] = xn[0] }
+                    let top = min(floor, yn.count)
+                    spare.links.withLinks { links in
+                        for l in links where Int(l) < top { yn[Int(l)] = xn[Int(l)] }
                     }
                 }
                 if spare.arena < x.arena.count || y.arena.count != x.arena.count {
-                    x.arena.withUnsafeBufferPointer { Self.sync(&y.arena, from: $0, keeping: spare.arena) }
+                    Self.sync(&y.arena, from: StreamEngine.base(x.arena), keeping: spare.arena)
                 }
                 if spare.lines < x.lineStarts.count || y.lineStarts.count != x.lineStarts.count {
-                    x.lineStarts.withUnsafeBufferPointer { Self.sync(&y.lineStarts, from: $0, keeping: spare.lines) }
+                    Self.sync(&y.lineStarts, from: StreamEngine.base(x.lineStarts), keeping: spare.lines)
                 }
                 #if DEBUG
                 if !(y.source == x.source && y.nodes == x.nodes && y.arena == x.arena && y.lineStarts == x.lineStarts) {
@@ -4150,22 +4161,27 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
+    /// The elements of `a`, read in place while `a`'s owner keeps it
+    /// unchanged (`bringUp`: a storage `withStorage` guarantees, whose
+    /// arrays nothing writes until the pointer's last use).
+    @inline(__always)
+    private static func base<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
+        a.withUnsafeBufferPointer { $0 }
+    }
+
     /// Makes `y` equal `x`, which it equals below `mark` already.
     @inline(__always)
     private static func sync<T>(_ y: inout [T], from x: UnsafeBufferPointer<T>, keeping mark: Int) {
         let m = min(mark, y.count, x.count)
+        let common = resize(&y, from: x)
+        if m < common { y.withUnsafeMutableBufferPointer { overwrite($0, from: x, m, common) } }
+    }
+
+    /// Gives `y` the count of `x`: drops its elements past it, or appends
+    /// what `x` has past it. The count they had in common.
+    @inline(__always)
+    private static func resize<T>(_ y: inout [T], from x: UnsafeBufferPointer<T>) -> Int {
         let common = min(y.count, x.count)
-        if m < common {
-            // (What both have past the mark is written over in place.)
-            y.withUnsafeMutableBufferPointer { yb in
-                if common - m <= 4 {
-                    // (A few: no call to memmove.)
-                    for i in m..<common { yb[i] = x[i] }
-                } else {
-                    (yb.baseAddress! + m).update(from: x.baseAddress! + m, count: common - m)
-                }
-            }
-        }
         if common < y.count { y.removeLast(y.count - common) }
         if common < x.count {
             if x.count - common <= 8 && y.capacity - y.count >= x.count - common {
@@ -4174,6 +4190,19 @@ final class StreamEngine: @unchecked Sendable {
             } else {
                 y.append(contentsOf: UnsafeBufferPointer(rebasing: x[common...]))
             }
+        }
+        return common
+    }
+
+    /// Copies `x[from..<to]` over `y`'s.
+    @inline(__always)
+    private static func overwrite<T>(_ y: UnsafeMutableBufferPointer<T>, from x: UnsafeBufferPointer<T>, _ from: Int, _ to: Int) {
+        guard from < to else { return }
+        if to - from <= 4 {
+            // (A few: no call to memmove.)
+            for i in from..<to { y[i] = x[i] }
+        } else {
+            (y.baseAddress! + from).update(from: x.baseAddress! + from, count: to - from)
         }
     }
 
