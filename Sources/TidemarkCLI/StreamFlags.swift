@@ -18,17 +18,23 @@ struct StreamFlags: ParsableArguments {
     }
 
     /// Streams `bytes`; calls `each` with every update (including the final
-    /// one) and returns the final document.
+    /// one) and returns the final document. Each update is held until the
+    /// next append has returned, as a UI holds the one it shows (the stream
+    /// then writes to a storage no reader holds: the checks from outside
+    /// cover that path too).
     func stream(_ bytes: [UInt8], options: ParseOptions, each: (StreamUpdate) -> Void) -> Document {
         let n = chunkSize ?? max(1, bytes.count)
         var stream = MarkdownStream(options: options)
+        var shown: StreamUpdate? = nil
         var at = 0
         while at < bytes.count {
             let end = min(bytes.count, at + n)
-            each(stream.append(bytes: bytes[at..<end]))
+            let update = withExtendedLifetime(shown) { stream.append(bytes: bytes[at..<end]) }
+            each(update)
+            shown = update
             at = end
         }
-        let final = stream.finish()
+        let final = withExtendedLifetime(shown) { stream.finish() }
         each(final)
         return final.document
     }
