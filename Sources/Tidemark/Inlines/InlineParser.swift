@@ -1033,6 +1033,11 @@ final class InlineParser {
                     destination = storeArena(def.destination)
                     title = storeArena(def.title)
                     endPos = refEnd
+                    // A `(` after `]` that opened no inline link may open
+                    // one once more bytes come (`[foo](/url "ti`: the title
+                    // is still open): the inline link then takes the text
+                    // instead of this reference.
+                    if after < n && c[after] == UInt8(ascii: "(") { blocked = true }
                 } else if labelFound || LinkScan.label(c, opener.position - 1, pos + 1)?.end == pos {
                     // A definition later in a stream could still make this a link.
                     // (Only a text that is a label: not one with a bracket a

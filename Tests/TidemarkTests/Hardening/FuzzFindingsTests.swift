@@ -264,3 +264,25 @@ extension FuzzFindingsTests {
         FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1], checkDiff: true)
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the outside `--emit-each` check (session 21, on generated
+    /// documents with spec examples spliced in; present since the inline
+    /// parser resumed): `[foo](` whose inline link failed only because the
+    /// text ended (a space after `(`, the title still open) took the
+    /// reference `[foo]` a definition matched, and the parse set a resume
+    /// point after it; when `")` came, the stream kept the reference and
+    /// the bytes after it as text, where the batch parse makes the inline
+    /// link. Such a `(` now blocks the resume point, as an unmatched one did.
+    @Test func fuzz_emitEach_referenceBeforeAnInlineLinkStillOpen() {
+        let docs = [
+            "[foo]:l\n\n![foo]( \")",
+            "[foo]:l\n\nSee [foo](/url \"title\") for more.",
+            "[foo]:l\n\nx [foo]( 'a)",
+            "[foo]:l\n\n![foo](\n\")",
+            "[foo]: /u\n\nA [foo]( <a b> ) and ![foo]( (t)) then [foo][] ( x",
+        ]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4, 13], checkDiff: true)
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 5, 6, 13])
+    }
+}
