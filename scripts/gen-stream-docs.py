@@ -6,7 +6,7 @@ checking the streaming mode against the batch parse from outside
 
     scripts/gen-stream-docs.py --seed 1 --count 300 --out docs/   # docs/doc-00000-s1.md ...
     scripts/gen-stream-docs.py --seed 1 --one 17                   # print document 17 to stdout
-    --style llm|mutant|splice|lines|focus|cjk, --dist small|log (see --help)
+    --style llm|mutant|splice|lines|focus|cjk|links, --dist small|log (see --help)
 
 Each document is generated from Random(f"{seed}:{index}") so any single document
 can be regenerated on its own.  Sizes are 300 B .. 4 KB (skewed small).
@@ -741,7 +741,49 @@ def make_cjk(rng):
     return d.encode("utf-8", "surrogatepass")[:4096]
 
 
+def make_links(rng):
+    """Link reference definitions and links whose text matches them: inline links and
+    images with spaces, line breaks, angle brackets and titles inside the parentheses,
+    full, collapsed and shortcut references, a space before `(` (session 21: a
+    reference taking `[foo]` while its inline link was still open)."""
+    labels = ["foo", "Bar baz", "x", "ref 1", "a*b*", "`c`", "ÄÖÜ"]
+    dests = ["/url", "<a b>", "(x)", "http://e.com/p?q=1", '"q"', "'s'", "", "<>", "\\(y\\)"]
+    titles = ['"t"', "'t'", "(t)", '"a b"', '"multi\nline"', ""]
+    words = ["some", "text", "here", "and", "then", "**bold**", "*em*", "`code`", "<b>", "&amp;", "x_y", "$m$"]
+
+    def link():
+        lab = rng.choice(labels)
+        bang = rng.choice(["", "!"])
+        form = rng.randint(0, 7)
+        if form < 4:
+            lead = rng.choice(["", " ", "  ", "\n", " \n "])
+            t = rng.choice(titles)
+            inner = lead + rng.choice(dests) + (rng.choice([" ", "\n", "  "]) + t if t else "") + rng.choice(["", " ", "\n"])
+            return f"{bang}[{lab}]({inner})"
+        if form == 4:
+            return f"{bang}[{lab}][]"
+        if form == 5:
+            return f"{bang}[{lab}][{rng.choice(labels)}]"
+        if form == 6:
+            return f"{bang}[{lab}] ({rng.choice(dests)})"
+        return f"{bang}[{lab}]"
+
+    blocks = []
+    for _ in range(rng.randint(1, 3)):
+        blocks.append(f"[{rng.choice(labels)}]: {rng.choice(['/d', '<d e>', '/u'])} {rng.choice(titles[:4])}\n")
+    for _ in range(rng.randint(2, 5)):
+        para = " ".join(rng.choice(words + [link(), link()]) for _ in range(rng.randint(3, 10)))
+        blocks.append(rng.choice(["", "> ", "- ", "1. ", "# "]) + para + "\n")
+    rng.shuffle(blocks)
+    d = "".join(blocks)
+    if rng.random() < 0.6:
+        d = d.replace("\n", "\n\n")
+    return d.encode("utf-8")[:4096]
+
+
 def make_style(seed, index, dist, style):
+    if style == "links":
+        return make_links(random.Random(f"links:{seed}:{index}"))
     if style == "cjk":
         return make_cjk(random.Random(f"cjk:{seed}:{index}"))
     if style == "focus":
@@ -778,10 +820,11 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--out", default="docs")
     ap.add_argument("--one", type=int)
-    ap.add_argument("--style", default="llm", choices=["llm", "mutant", "splice", "lines", "focus", "cjk"],
+    ap.add_argument("--style", default="llm", choices=["llm", "mutant", "splice", "lines", "focus", "cjk", "links"],
                     help="llm: generated documents; mutant: llm documents with random Markdown-significant edits;"
                          " splice: spec examples glued together, some inside quotes and list items;"
-                         " lines: dense short lines with ambiguous starts; focus: one construct dominates; cjk: multi-byte text by delimiters")
+                         " lines: dense short lines with ambiguous starts; focus: one construct dominates; cjk: multi-byte text by delimiters;"
+                         " links: definitions and the links, images and references that match them")
     ap.add_argument("--dist", default="small", choices=["small", "log"],
                     help="small: median ~470 B; log: log-uniform 300 B..4 KB")
     a = ap.parse_args()
