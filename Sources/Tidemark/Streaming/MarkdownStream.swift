@@ -470,6 +470,11 @@ final class StreamEngine: @unchecked Sendable {
         guard count >= 4, stableCount == count - 3, let row = trailingTableRow(endingAt: count),
               endsWithReplacement(count),
               Int(trailingRowOpenStart) <= count - 3 else { return false }
+        // (The cells emitted again would show a footnote reference in them
+        // unnumbered: a row with one takes the exact path, as in
+        // `appendToTableRow`.)
+        guard lastLabels.footnoteCount == 0
+                || noFootnoteReference(from: Int(storage.nodes[row].start), UnsafeBufferPointer(start: nil, count: 0)) else { return false }
         foldWordScan()
         reclaim()
         storage.source.truncate(to: count - 3)

@@ -286,3 +286,25 @@ extension FuzzFindingsTests {
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 5, 6, 13])
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the outside `--emit-each` check (session 22, on generated
+    /// documents with constructs left open; present since session 20's
+    /// placeholder paths): a table row shorter than the header row (filled
+    /// up with empty cells) whose open cell held a footnote reference and
+    /// text after it; a chunk that ended inside a UTF-8 sequence showed a
+    /// U+FFFD placeholder, and the next chunk took it back by emitting the
+    /// row's open cell again (`removePlaceholderInRow`) — which showed the
+    /// reference unnumbered (`fn-`, 0). A row with `[^` now takes the exact
+    /// path there, as `appendToTableRow` already did.
+    @Test func fuzz_emitEach_footnoteInAShortRowAfterAPlaceholder() {
+        let docs = [
+            "[^1]: x\n\na|b\n-|-\na[^1]a\u{E9}",
+            "[^1]:\na|||a\n-|-|-|-\na[^1]a\u{E9}",
+            "[^1]: x\n\n| a | b | c |\n|---|---|---|\n| x[^1] \u{6771}\u{4EAC} y \u{E9}|",
+            "[^a]: n\n\nh|i\n-|-\n[^a]\u{1F600}b\u{E9}\u{E9}[^a]c\u{4E2D}",
+        ]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+    }
+}
