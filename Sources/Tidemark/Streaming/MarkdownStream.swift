@@ -539,6 +539,12 @@ final class StreamEngine: @unchecked Sendable {
     private func placeholderText() -> (node: Int, leaf: Int, inCell: Bool, textStart: Int, trimmed: Int)? {
         let count = storage.source.count
         guard count >= 4, stableCount == count - 3, endsWithReplacement(count) else { return nil }
+        // A delimiter run right before it was parsed with U+FFFD after it
+        // (a symbol, punctuation to flanking): what replaces it may make the
+        // run a closer (Unicode whitespace: `**a*…*` then U+3000), so
+        // taking it back does not leave the nodes the text without it has.
+        let before = storage.source[count - 4]
+        guard before != UInt8(ascii: "*") && before != UInt8(ascii: "_") && before != UInt8(ascii: "~") else { return nil }
         let c = storage.nodes.count - 1
         guard c > 0 else { return nil }
         let text = storage.nodes[c]

@@ -308,3 +308,27 @@ extension FuzzFindingsTests {
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
     }
 }
+
+extension FuzzFindingsTests {
+    /// Found by the outside `--emit-each` check (session 22, on generated
+    /// documents with multi-byte characters sprinkled next to delimiters;
+    /// present since session 20's placeholder paths): in `**a*…*` the last
+    /// `*` closes; a chunk that ended inside the next character showed
+    /// U+FFFD after it — a symbol, so the run could open and close and the
+    /// rule of three left it literal — and when the character came, U+3000
+    /// (Unicode whitespace: a closer again), the placeholder was taken back
+    /// in place as if it had changed nothing before it. A placeholder right
+    /// after `*`, `_` or `~` now goes the exact way.
+    @Test func fuzz_emitEach_placeholderAfterADelimiterRun() {
+        let docs = [
+            "**a*\u{2026}*\u{3000}",
+            "**a*\u{2026}*\u{A0}b",
+            "__a_\u{2026}_\u{3000}x",
+            "x **[bar]\u{4EAC} config*\u{2026}*\u{3000} item\n",
+            "# **a*\u{201C}*\u{2003} h",
+            "> ~~a~\u{2026}~\u{3000}~ **b*!*\u{A0}",
+        ]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+    }
+}
