@@ -6,7 +6,7 @@ checking the streaming mode against the batch parse from outside
 
     scripts/gen-stream-docs.py --seed 1 --count 300 --out docs/   # docs/doc-00000-s1.md ...
     scripts/gen-stream-docs.py --seed 1 --one 17                   # print document 17 to stdout
-    --style llm|mutant|splice|lines|focus|cjk|links, --dist small|log (see --help)
+    --style llm|mutant|splice|lines|focus|cjk|links|open|blocks|utf8|punct|bytes, --dist small|log (see --help)
 
 Each document is generated from Random(f"{seed}:{index}") so any single document
 can be regenerated on its own.  Sizes are 300 B .. 4 KB (skewed small).
@@ -781,7 +781,442 @@ def make_links(rng):
     return d.encode("utf-8")[:4096]
 
 
+def make_open(rng):
+    """Inline constructs that stay open across spaces, line breaks and chunk
+    boundaries and are decided only by later bytes: raw HTML (tags with quoted
+    attribute values holding spaces, `>` and newlines, comments, processing
+    instructions, declarations, CDATA, near misses broken by a blank line or a
+    digit-led attribute name), code spans with runs of 1-4 backticks and other
+    runs inside, math dollars, autolinks and GFM extended autolinks with trailing
+    punctuation, links whose text, destination or title holds these, emphasis and
+    strikethrough with spaces, entities, backslash escapes, hard breaks and
+    footnote references -- in paragraphs, list items, block quotes, headings and
+    table cells.  Session 21's bug was of this class: a construct that fails only
+    because the text ended, resolved meanwhile into an alternative."""
+    words = ["a", "b", "x", "y", "text", "more", "code", "and", "then", "é", "東京", "1", "42", "foo", "bar"]
+    sp = lambda: rng.choice([" ", " ", " ", "\n", "  ", "\t", " \n", "\n "])
+
+    def w():
+        return rng.choice(words)
+
+    def ws():
+        return " ".join(w() for _ in range(rng.randint(1, 3)))
+
+    def attr_value():
+        c = rng.random()
+        if c < 0.35:
+            q = rng.choice(['"', "'"])
+            body = rng.choice(["x y", "a > b", "a\nb", "`", "]", "x\" y", "<b>", "", " ", "a'b", "$x$", "*e*", "a\n\nb",
+                               "http://a.b", "&amp;", "-->", "a\\"])
+            return q + body + (q if rng.random() < 0.9 else "")
+        if c < 0.8:
+            return rng.choice(["x", "1", "a/b", "http://a.b/c", "a`b", "a]b", "{x}", "a*b*", "$"])
+        return rng.choice(['x"y', "a=b", "a'b", "a<b", "a>b", "`"])  # invalid unquoted chars
+
+    def tag():
+        name = rng.choice(["a", "span", "b", "img", "x-y", "my-el", "Input", "br", "em", "h1", "q", "a1"])
+        s = "<" + name
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+            an = rng.choice(["href", "title", "data-x", "b", ":x", "_y", "x.y", "alt", "1b", "-a", "a"])
+            s += rng.choice([" ", " ", "\n", "  ", "\t", "\n\n"]) + an
+            if rng.random() < 0.8:
+                s += rng.choice(["=", "=", " = ", "=\n", " ="]) + attr_value()
+        s += rng.choice([">", ">", ">", "/>", " />", "\n>", " >", "/ >", "", " /"])
+        return s
+
+    def html():
+        c = rng.random()
+        if c < 0.35:
+            return tag()
+        if c < 0.45:
+            return "</" + rng.choice(["a", "span", "b", "x-y", "em"]) + rng.choice([">", ">", " >", "\n>", "", " x>"])
+        if c < 0.62:
+            return rng.choice(["<!-- c -->", "<!-->", "<!--->", "<!-- a -- b -->", "<!--\nmulti\nline\n-->", "<!-- open",
+                               "<!---->", "<!-- a --->", "<!-- `x` -->", "<!-- ] -->", "<!-- a\n\nb -->", "<!--x-->",
+                               "<!- not ->", "<!-- > -->", "<!-- $x -->"])
+        if c < 0.72:
+            return rng.choice(["<?php echo 1; ?>", "<? a > b ?>", "<?x\ny?>", "<? open", "<??>", "<?a ? b?>", "<?`?>",
+                               "<? ] ?>"])
+        if c < 0.82:
+            return rng.choice(["<!DOCTYPE html>", "<!X y z>", "<!ELEMENT a\nb>", "<!x>", "<!1>", "<!X open", "<!X `a` >",
+                               "<!X\n\nY>", "<!>"])
+        if c < 0.9:
+            return rng.choice(["<![CDATA[ a ]] > ]]>", "<![CDATA[x\n]]>", "<![CDATA[ open", "<![CDATA[]]>",
+                               "<![CDATA[ ` ]]>", "<![cdata[x]]>", "<![CDATA[ ] ]>"])
+        return rng.choice(["<a\n\nhref=\"x\">", "<a 1b=\"x\">", "<a href=\"x>", "<a href='x\n\ny'>", "<a b=c d= e>",
+                           "< a>", "<a/ >", "<a href=x\"y>", "<a  =x>", "<a b='c'd>", "<a\tb\n=\nc>", "<1a>", "<a!>"])
+
+    def codespan():
+        n = rng.choice([1, 1, 1, 2, 2, 3, 4])
+        body = ""
+        for _ in range(rng.randint(1, 4)):
+            c = rng.random()
+            if c < 0.4:
+                body += w()
+            elif c < 0.6:
+                m = rng.choice([x for x in (1, 2, 3, 4, 5) if x != n])
+                body += "`" * m
+            elif c < 0.8:
+                body += rng.choice([" ", "  ", "\n", " \n ", "\n\n"])
+            else:
+                body += rng.choice(["<a>", "]", "[x](y)", "$x$", "*", "\\", "|", "<http://a.b>", "&amp;", "-->"])
+        if rng.random() < 0.3:
+            body = " " + body + " "
+        c = rng.random()
+        if c < 0.78:
+            close = "`" * n
+        elif c < 0.9:
+            close = ""
+        else:
+            close = "`" * rng.choice([x for x in (1, 2, 3, 4, 5) if x != n])
+        return "`" * n + body + close
+
+    def math():
+        c = rng.random()
+        if c < 0.55:
+            return rng.choice(["$x$", "$$ x $$", "$ x$", "$x $", "\\$x$", "$5 and $6", "$x$5", "$$x$$", "$a\nb$",
+                               "$x\\$y$", "$ $", "$$", "$`a`$", "$<b>$", "$[x](y)$", "$a$b$", "$x", "$$ x\n\ny $$",
+                               "$$x$", "$x$$", "1$x$", "$**a**$", "$x$.", "($x$)"])
+        d = rng.choice(["$", "$", "$$"])
+        return d + rng.choice(["", " "]) + ws() + rng.choice(["", " ", "\n"]) + (d if rng.random() < 0.8 else "")
+
+    def autolink():
+        return rng.choice(["<http://a.b/c>", "<a@b.c>", "<http://a b>", "www.x.com", "http://x.y/z)", "(http://x.y/z)",
+                           "www.x.com.", "www.x.com/a?b=c!", "a@b.c.", "a@b.c", "https://x.y/a_b_", "<http://a.b/`c`>",
+                           "<https://a.b/c d>", "<mailto:a@b.c>", "<a+b@c.d>", "www.x.com/<b>", "http://x.y/**z**",
+                           "<http://a.b\n/c>", "www.x.com&amp;", "www.x.com&amp", "http://x.y/z]", "[www.x.com]",
+                           "<http://a.b/c>d", "https://x.y/$z$", "www.x.com/`a`", "x@y.z_", "<irc:a>", "<h:/>"])
+
+    def dest():
+        return rng.choice(["/u", "<b c>", "<b>", "<`x`>", "/u`x`", "<b\nc>", "</u>", "<a href>", "http://a.b", "",
+                           "<http://a.b>", "$x$", "/a(b)c", "<]>", "/u\\)", "<>"])
+
+    def title():
+        return rng.choice(['"t `x` <b>"', "'a <b> c'", "(t `c`)", '"<!-- x -->"', '"a\nb"', '"$x$"', '"]"',
+                          '"unclosed `x', "'<a href=\"x\">'", '"t"', '"a\n\nb"'])
+
+    def link():
+        bang = "!" if rng.random() < 0.25 else ""
+        text = rng.choice([ws(), "a `]` b", "`x](y)`", "<b title=\"]\">c</b>", "a <!-- ] --> b", "$]$", "<]>",
+                           "`a`", "a\nb", "<http://a.b/]>", "x `` ] `` y", "a <?]?>", "~~]~~", "\\]", "[^1]", "<a>",
+                           "`` ` ``", "a\n\nb", "www.x.com"])
+        c = rng.random()
+        if c < 0.6:
+            t = (rng.choice([" ", "\n", "  "]) + title()) if rng.random() < 0.45 else ""
+            return f"{bang}[{text}]({rng.choice(['', ' ', chr(10)])}{dest()}{t}{rng.choice(['', ' ', chr(10)])}" + \
+                (")" if rng.random() < 0.88 else "")
+        if c < 0.75:
+            return f"{bang}[{text}][ref]"
+        if c < 0.85:
+            return f"{bang}[{text}]"
+        return f"{bang}[{text}]" + rng.choice(["(", "(/u", "(<a", "(/u \"t", " (/u)", "[", "[ref"])
+
+    def emph():
+        d = rng.choice(["*", "**", "_", "__", "~~", "~", "***"])
+        inner = rng.choice([ws(), inl(1)])
+        return rng.choice([f"{d}{inner}{d}", f"{d} {inner} {d}", f"{d}{inner} {d}", f"{d} {inner}{d}", f"{d}{inner}",
+                           f"{d}{inner}\n{d}", f"x{d}{inner}{d}y"])
+
+    def misc():
+        return rng.choice(["&amp;", "&#x41;", "&#65;", "&copy;", "&am", "&#x4", "&#x41", "&nbsp", "&#;", "&#x;",
+                           "&ThickSpace;", "&amp", "[^1]", "[^2]", "[^note]", "[^ x]", "[^1]:", "\\\n", "  \n",
+                           "\\", "\\`", "\\<", "\\$", "\\[", "\\*", "\\~", "\\&amp;", "<", ">", "`", "$", "[", "]",
+                           "*", "~~", "!", "("])
+
+    def token(depth):
+        c = rng.random()
+        if c < 0.3:
+            t = ws()
+        elif c < 0.45:
+            t = html()
+        elif c < 0.58:
+            t = codespan()
+        elif c < 0.65:
+            t = math()
+        elif c < 0.72:
+            t = autolink()
+        elif c < 0.8 and depth == 0:
+            t = link()
+        elif c < 0.88 and depth == 0:
+            t = emph()
+        else:
+            t = misc()
+        if rng.random() < 0.08:
+            t = "\\" + t
+        return t
+
+    def inl(depth=0, lo=1, hi=4):
+        s = ""
+        for i in range(rng.randint(lo, hi)):
+            if i:
+                s += sp() if rng.random() < 0.85 else ""
+            s += token(depth)
+        return s
+
+    def text(lo=2, hi=8):
+        s = inl(0, lo, hi)
+        if rng.random() < 0.15:
+            s += rng.choice(["  ", "\\", " "])   # trailing hard break / space at the end of the block
+        return s
+
+    def one_line(s):
+        return s.replace("\n", rng.choice([" ", ""]))
+
+    blocks = []
+    target = rng.choice([rng.randint(200, 700), rng.randint(200, 1500), rng.randint(200, 1500), rng.randint(800, 3500)])
+    footdefs = rng.random() < 0.5
+    while sum(len(b) + 2 for b in blocks) < target:
+        k = rng.random()
+        t = text()
+        if k < 0.4:
+            b = t
+        elif k < 0.58:   # list item; continuation lines indented or lazy
+            m = rng.choice(["- ", "* ", "1. ", "2) ", "- [ ] "])
+            pad = " " * len(m) if rng.random() < 0.8 else ""
+            b = m + t.replace("\n", "\n" + pad)
+            if rng.random() < 0.3:
+                b += "\n" + m + text(1, 4).replace("\n", "\n" + pad)
+        elif k < 0.72:   # block quote; continuation lines quoted or lazy
+            q = rng.choice(["> ", ">", "> > "])
+            b = q + t.replace("\n", "\n" + (q if rng.random() < 0.8 else ""))
+        elif k < 0.8:
+            b = rng.choice(["# ", "## ", "### "]) + one_line(t) + rng.choice(["", "", " #", " ##"])
+        elif k < 0.93:   # GFM table
+            cols = rng.randint(1, 4)
+            def cell():
+                s = one_line(inl(0, 1, 2))
+                return s.replace("|", "\\|") if rng.random() < 0.8 else s
+            rows = ["| " + " | ".join(cell() for _ in range(cols)) + " |",
+                    "|" + "|".join(rng.choice(["---", ":-", "-:", ":-:"]) for _ in range(cols)) + "|"]
+            for _ in range(rng.randint(0, 4)):
+                rows.append("| " + " | ".join(cell() for _ in range(cols + rng.choice([0, 0, 0, 1, -1]))) + " |")
+            b = "\n".join(rows)
+        else:            # setext heading
+            b = t + "\n" + rng.choice(["===", "---", "-"])
+        blocks.append(b)
+    if footdefs:
+        blocks.append(rng.choice(["[^1]: def", "[^note]: n `c`", "[^1]: one\n[^2]: two"]))
+    if rng.random() < 0.4:
+        blocks.append("[ref]: " + rng.choice(["/r", "<r s>", "/r 't'", "/r\n\"multi\nline\""]))
+    if rng.random() < 0.3:
+        rng.shuffle(blocks)
+    d = ""
+    for i, b in enumerate(blocks):
+        if i:
+            d += rng.choice(["\n\n", "\n\n", "\n\n", "\n", "\n\n\n", "\n \n"])
+        d += b
+    d += rng.choice(["", "\n", "\n", "\n\n", " "])
+    return d.encode("utf-8")[:4096]
+
+
+def make_blocks(rng):
+    """Block structure that later lines decide: HTML blocks of the seven kinds with their
+    end conditions (on the start line, lines later, never; a blank line; the end of a
+    container), a paragraph that a later line turns into a setext heading or a table, or
+    leaves a paragraph (lazy lines, a thematic break, a list item that may or may not
+    interrupt it), definitions whose title comes on the next line or is spoiled by text after
+    it, fences and math blocks closed by shorter, longer, indented or other fences, and all of
+    it inside block quotes and list items that end or continue."""
+    g = Gen(rng)
+    conts = ["", "", "", "> ", ">", "> > ", "- ", "  ", "1. ", "   ", "- > ", "> - ", "    "]
+
+    def text():
+        return g.inline(lo=1, hi=5).replace("\n", " ")
+
+    def html_block():
+        kind = rng.randint(1, 7)
+        if kind == 1:
+            tag = rng.choice(["script", "pre", "style", "textarea", "SCRIPT", "pre class=x"])
+            end = tag.split()[0]
+            body = [rng.choice([f"<{tag}>", f"<{tag}>x", f"<{tag}"])]
+            for _ in range(rng.randint(0, 3)):
+                body.append(rng.choice(["code < 1", "", "*not em*", f"</{end}", f"</{end}>", "</div>", "  x"]))
+            if rng.random() < 0.7:
+                body.append(rng.choice([f"</{end}>", f"x </{end}> y", f"</{end.upper()}>", f"</{end} >"]))
+            return body
+        if kind == 2:
+            body = [rng.choice(["<!--", "<!-- x", "<!-- a -->", "<!---->", "<!-->", "<!--->"])]
+            for _ in range(rng.randint(0, 3)):
+                body.append(rng.choice(["c", "", "--", "- ->", "-- >", "*x*"]))
+            if rng.random() < 0.7:
+                body.append(rng.choice(["-->", "x -->", "--->"]))
+            return body
+        if kind == 3:
+            body = [rng.choice(["<?", "<?php", "<? x ?>", "<?xml"])]
+            body += [rng.choice(["a", "", "? >", "?"]) for _ in range(rng.randint(0, 2))]
+            if rng.random() < 0.7:
+                body.append(rng.choice(["?>", "x ?>"]))
+            return body
+        if kind == 4:
+            body = [rng.choice(["<!DOCTYPE html>", "<!X", "<!x y", "<!A"])]
+            body += [rng.choice(["a", "", "b >"]) for _ in range(rng.randint(0, 2))]
+            if rng.random() < 0.6:
+                body.append(">")
+            return body
+        if kind == 5:
+            body = [rng.choice(["<![CDATA[", "<![CDATA[ x", "<![CDATA[]]>"])]
+            body += [rng.choice(["a", "", "]] >", "]"]) for _ in range(rng.randint(0, 2))]
+            if rng.random() < 0.7:
+                body.append(rng.choice(["]]>", "x ]]>"]))
+            return body
+        if kind == 6:
+            tag = rng.choice(["div", "DIV", "table", "p", "section", "/div", "div class='a b'", "ul", "details", "h1"])
+            body = [rng.choice([f"<{tag}>", f"<{tag}", f"<{tag}/>", f"<{tag}> *x*", f"</{tag.split()[0].lstrip('/')}>"])]
+            for _ in range(rng.randint(0, 3)):
+                body.append(rng.choice(["*a*", "text", "<td>x</td>", "    code?", "- item?", "# h?"]))
+            if rng.random() < 0.5:
+                body.append("")
+                body.append(rng.choice(["*after*", "text", f"</{tag.split()[0].lstrip('/')}>"]))
+            return body
+        tag = rng.choice(["a href='x'", "span", "b", "x-y", "/a", "a\nhref=x", "Custom", "img src=\"a b\" /"])
+        body = [rng.choice([f"<{tag}>", f"<{tag}> ", f"<{tag}>x", f"<{tag}"])]
+        for _ in range(rng.randint(0, 2)):
+            body.append(rng.choice(["*a*", "text", "", "</b>"]))
+        return body
+
+    def para_decided_later():
+        lines = [text() for _ in range(rng.randint(1, 3))]
+        c = rng.random()
+        if c < 0.2:
+            lines.append(rng.choice(["===", "---", " ==", "=  ", "- - -", "--", "-", "= =", "***", "___", "   ---", "    ---"]))
+        elif c < 0.35:
+            cols = lines[-1].count("|") + 1
+            lines[-1] = "| " + " | ".join(rng.choice(["a", "b c", "`|`"]) for _ in range(rng.randint(1, 3))) + " |"
+            lines.append(rng.choice(["|-|", "|---|---|", "| - | - | - |", "-|-", ":-", "|:-:|", "| -- |"]))
+            for _ in range(rng.randint(0, 2)):
+                lines.append(rng.choice(["| x |", "y", "| a | b | c |", "> q", "- i", ""]))
+        elif c < 0.5:
+            lines.append(rng.choice(["- item", "* item", "1. item", "2. item", "-", "1.", "- ", "+ x", "10) y"]))
+        elif c < 0.6:
+            lines.append(rng.choice(["    lazy code?", "\tlazy", "> quote", "# heading", "```", "~~~", "$$", "<div>", "<b>"]))
+        elif c < 0.7:
+            lines.insert(0, rng.choice(["[a]: /u", "[a]:", "[a]: /u 'ti", "[a]: <b c>", "[^a]: note"]))
+            lines.insert(1, rng.choice(["tle'", "'t'", "\"t\" x", "(p)", "/v", "text"]))
+        return lines
+
+    def fence():
+        ch = rng.choice(["`", "~", "$"])
+        if ch == "$":
+            body = [rng.choice(["$$", "$$ x", "$$x$$"])]
+            body += [rng.choice(["a^2", "", "$", "$ $"]) for _ in range(rng.randint(0, 3))]
+            if rng.random() < 0.7:
+                body.append(rng.choice(["$$", " $$", "$$ ", "x $$"]))
+            return body
+        n = rng.randint(3, 5)
+        body = [ch * n + rng.choice(["", "py", " a b", "`"])]
+        body += [rng.choice(["x", "", ch * (n - 1), "    " + ch * n, "  " + ch * n + "  "]) for _ in range(rng.randint(0, 3))]
+        if rng.random() < 0.7:
+            body.append(rng.choice([ch * n, ch * (n + 1), " " * rng.randint(1, 3) + ch * n, ch * n + " x"]))
+        return body
+
+    out = []
+    target = rng.randint(250, 1400)
+    while len("\n".join(out)) < target:
+        c = rng.random()
+        if c < 0.4:
+            block = html_block()
+        elif c < 0.75:
+            block = para_decided_later()
+        elif c < 0.9:
+            block = fence()
+        else:
+            block = [rng.choice(["", "text", "    code", "***", "- a", "> b", "[a]"])]
+        cont = rng.choice(conts)
+        lazy = rng.random() < 0.2
+        for k, line in enumerate(block):
+            if k == 0 or not lazy:
+                pre = cont if k == 0 else (cont.replace("- ", "  ").replace("1. ", "   ") if rng.random() < 0.9 else "")
+            else:
+                pre = ""
+            out.append((pre + line).rstrip(" ") if line == "" else pre + line)
+        if rng.random() < 0.55:
+            out.append(rng.choice(["", "", ">", "  "]))
+    d = "\n".join(out)
+    if rng.random() < 0.5:
+        d += "\n"
+    return d.encode("utf-8")[:4096]
+
+
+MB = ["é", "ß", "東", "京", "中", "😀", "👍🏽", "—", "“", "”", "\u00a0", "\u3000", "ü", "한", "𝔸", "½", "…"]
+
+
+def sprinkle(rng, data):
+    """Multi-byte characters inserted at random places of a document of another style
+    (before and after delimiters, inside cells, labels, destinations, fences): every chunk
+    size then splits some of them, and the placeholder paths run next to every construct."""
+    s = data.decode("utf-8", "replace")
+    out = []
+    rate = rng.choice([0.02, 0.05, 0.1])
+    for ch in s:
+        if rng.random() < rate:
+            out.append(rng.choice(MB))
+        out.append(ch)
+        if ch in "*_`~$[]()<>|^:!\\&#" and rng.random() < 0.2:
+            out.append(rng.choice(MB))
+    return "".join(out).encode("utf-8")[:4096]
+
+
+def rawbytes(rng, data):
+    """Line endings and bytes the normalizer takes care of: CR LF or CR for LF (all or some),
+    a BOM at the start, NUL, lone continuation bytes, truncated and overlong sequences, tabs
+    for spaces — inserted next to the constructs of a document of another style."""
+    eol = rng.choice([b"\r\n", b"\r", b"\n", None])
+    if eol is None:
+        data = b"".join((rng.choice([b"\r\n", b"\r", b"\n"]) if c == 10 else bytes([c])) for c in data)
+    else:
+        data = data.replace(b"\n", eol)
+    bad = [b"\x00", b"\x80", b"\xbf", b"\xc3", b"\xe6\x9d", b"\xf0\x9f\x98", b"\xc0\xaf", b"\xed\xa0\x80", b"\xff", b"\t", b"\r"]
+    out = bytearray()
+    if rng.random() < 0.2:
+        out += b"\xef\xbb\xbf"
+    rate = rng.choice([0.005, 0.02, 0.05])
+    for c in data:
+        if rng.random() < rate:
+            out += rng.choice(bad)
+        out.append(c)
+    return bytes(out[:4096])
+
+
+PUNCT = list("*_`[]<>!|$~&#:\\()\"'-+=^.") + ["**", "~~", "``", "](", "[^", "<!--", "-->", "$$", "\\\n", "  \n", "&amp;", "&#"]
+
+
+def punctuate(rng, data):
+    """ASCII punctuation (and a few two-byte pairs) inserted at random places of a
+    document of another style: delimiters that open, close or spoil the constructs around."""
+    s = data.decode("utf-8", "replace")
+    out = []
+    rate = rng.choice([0.01, 0.03, 0.06])
+    for ch in s:
+        if rng.random() < rate:
+            out.append(rng.choice(PUNCT))
+        out.append(ch)
+    return "".join(out).encode("utf-8")[:4096]
+
+
+TRANSFORMS = {"utf8": (sprinkle, ["focus", "lines", "links", "llm", "mutant", "blocks", "open"]),
+              "punct": (punctuate, ["focus", "lines", "links", "open", "blocks", "splice"]),
+              "bytes": (rawbytes, ["focus", "lines", "links", "llm", "mutant", "blocks", "cjk", "open"])}
+
+
+def make_transformed(seed, index, dist, style):
+    """A document of a base style drawn per document, transformed (see `sprinkle`,
+    `punctuate`, `rawbytes`); `punct` sprinkles multi-byte characters too, a third of the time."""
+    rng = random.Random(f"{style}:{seed}:{index}")
+    transform, bases = TRANSFORMS[style]
+    base = make_style(seed, index, dist, rng.choice(bases))
+    d = transform(rng, base)
+    if style == "punct" and rng.random() < 0.3:
+        d = sprinkle(rng, d)
+    return d
+
+
 def make_style(seed, index, dist, style):
+    if style in TRANSFORMS:
+        return make_transformed(seed, index, dist, style)
+    if style == "blocks":
+        return make_blocks(random.Random(f"blocks:{seed}:{index}"))
+    if style == "open":
+        return make_open(random.Random(f"open:{seed}:{index}"))
     if style == "links":
         return make_links(random.Random(f"links:{seed}:{index}"))
     if style == "cjk":
@@ -820,11 +1255,17 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--out", default="docs")
     ap.add_argument("--one", type=int)
-    ap.add_argument("--style", default="llm", choices=["llm", "mutant", "splice", "lines", "focus", "cjk", "links"],
+    ap.add_argument("--style", default="llm", choices=["llm", "mutant", "splice", "lines", "focus", "cjk", "links", "open", "blocks", "utf8", "punct", "bytes"],
                     help="llm: generated documents; mutant: llm documents with random Markdown-significant edits;"
                          " splice: spec examples glued together, some inside quotes and list items;"
                          " lines: dense short lines with ambiguous starts; focus: one construct dominates; cjk: multi-byte text by delimiters;"
-                         " links: definitions and the links, images and references that match them")
+                         " links: definitions and the links, images and references that match them;"
+                         " open: inline constructs left open across spaces, line breaks and chunks (raw HTML, code spans,"
+                         " math, autolinks, link destinations and titles, emphasis, entities, escapes, hard breaks);"
+                         " blocks: block structure later lines decide (HTML blocks of the seven kinds and their ends, setext"
+                         " underlines, delimiter rows, interrupting items, definitions, fences and math blocks, in quotes and items);"
+                         " utf8, punct, bytes: a document of another style with multi-byte characters, ASCII punctuation,"
+                         " or CR LF/CR, a BOM, NUL and invalid UTF-8 sprinkled in")
     ap.add_argument("--dist", default="small", choices=["small", "log"],
                     help="small: median ~470 B; log: log-uniform 300 B..4 KB")
     a = ap.parse_args()
@@ -833,7 +1274,9 @@ def main():
         return
     os.makedirs(a.out, exist_ok=True)
     for i in range(a.start, a.start + a.count):
-        with open(os.path.join(a.out, f"doc-{i:05d}-s{a.seed}.md"), "wb") as f:
+        # (Other styles than llm in their own names: two styles can share a directory.)
+        name = "doc" if a.style == "llm" else a.style
+        with open(os.path.join(a.out, f"{name}-{i:05d}-s{a.seed}.md"), "wb") as f:
             f.write(make_style(a.seed, i, a.dist, a.style))
 
 
