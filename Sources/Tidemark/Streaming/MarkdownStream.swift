@@ -473,8 +473,7 @@ final class StreamEngine: @unchecked Sendable {
         // (The cells emitted again would show a footnote reference in them
         // unnumbered: a row with one takes the exact path, as in
         // `appendToTableRow`.)
-        guard lastLabels.footnoteCount == 0
-                || noFootnoteReference(from: Int(storage.nodes[row].start), UnsafeBufferPointer(start: nil, count: 0)) else { return false }
+        guard lastLabels.footnoteCount == 0 || rowHoldsNoFootnote(row) else { return false }
         foldWordScan()
         reclaim()
         storage.source.truncate(to: count - 3)
@@ -1979,7 +1978,7 @@ final class StreamEngine: @unchecked Sendable {
         guard PlainText.isInertRun(bytes, first, last), ascii || Normalizer.isClean(bytes) else { return false }
         let sourceCount = storage.source.count
         guard let row = trailingTableRow(endingAt: sourceCount),
-              lastLabels.footnoteCount == 0 || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
+              lastLabels.footnoteCount == 0 || rowHoldsNoFootnote(row, bytes) else { return false }
         let rowStart = Int(trailingRow.start)
         // Where the source's trailing spaces and tabs start.
         var k = sourceCount
@@ -3107,6 +3106,13 @@ final class StreamEngine: @unchecked Sendable {
         return noFootnoteReference(from: Int(first.start), bytes)
     }
 
+    /// Whether the trailing table's row `row` and `bytes` after it hold no
+    /// `[^` (the row paths emit its open cell again: a reference in it
+    /// would show unnumbered without the footnotes numbered after).
+    private func rowHoldsNoFootnote(_ row: Int, _ bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)) -> Bool {
+        noFootnoteReference(from: Int(storage.nodes[row].start), bytes)
+    }
+
     /// Whether the source from `start` on and `bytes` after it hold no `[^`
     /// (see `paragraphHoldsNoFootnote`; the table paths check the trailing
     /// row the same way).
@@ -3495,7 +3501,7 @@ final class StreamEngine: @unchecked Sendable {
         guard trailingTableNode > 0, !bytes.isEmpty, bytes.count <= 4096, !lastTailIDs.isEmpty else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
         guard let row = trailingTableRow(endingAt: storage.source.count), Normalizer.isClean(bytes),
-              lastLabels.footnoteCount == 0 || noFootnoteReference(from: Int(storage.nodes[row].start), bytes) else { return false }
+              lastLabels.footnoteCount == 0 || rowHoldsNoFootnote(row, bytes) else { return false }
         // Plain bytes, then a pipe: the plain bytes extend the open cell's
         // text (`appendPlainText`; the row, its node and its state stay as
         // this path needs them), and the pipe and what follows close it and
