@@ -1080,7 +1080,6 @@ def make_blocks(rng):
         if c < 0.2:
             lines.append(rng.choice(["===", "---", " ==", "=  ", "- - -", "--", "-", "= =", "***", "___", "   ---", "    ---"]))
         elif c < 0.35:
-            cols = lines[-1].count("|") + 1
             lines[-1] = "| " + " | ".join(rng.choice(["a", "b c", "`|`"]) for _ in range(rng.randint(1, 3))) + " |"
             lines.append(rng.choice(["|-|", "|---|---|", "| - | - | - |", "-|-", ":-", "|:-:|", "| -- |"]))
             for _ in range(rng.randint(0, 2)):
