@@ -291,7 +291,7 @@ final class StreamEngine: @unchecked Sendable {
             combined.append(contentsOf: pending)
             combined.append(contentsOf: bytes)
             defer { combineScratch = combined }
-            if removePlaceholder() {
+            if removePlaceholder(before: bytes) {
                 pending.truncate(to: 0)
                 if let update = combined.withUnsafeBufferPointer({ continuePlainText($0) }) { return update }
                 return combined.withUnsafeBufferPointer { append($0) }
@@ -458,8 +458,8 @@ final class StreamEngine: @unchecked Sendable {
     /// and tabs are not content), or goes when nothing of it is left and
     /// the node before it ends there. Otherwise the exact path replaces it,
     /// as it replaces any pending bytes.
-    private func removePlaceholder() -> Bool {
-        removePlaceholderInPlace() || removePlaceholderInRow()
+    private func removePlaceholder(before next: UnsafeBufferPointer<UInt8>) -> Bool {
+        removePlaceholderInPlace(before: next) || removePlaceholderInRow()
     }
 
     /// `removePlaceholder` in the trailing table's last row, when the
@@ -498,7 +498,7 @@ final class StreamEngine: @unchecked Sendable {
         let count = storage.source.count
         guard hotText == storage.nodes.count - 1, wordCheckedEnd == count, hotTrimmed == count, hotPadding == 0,
               !shownDigits.active, !setextShown, !bytes.isEmpty, pending.count + bytes.count <= 64,
-              let t = placeholderText(), t.node == hotText, t.leaf == hotLeaf, t.inCell == hotInCell,
+              let t = placeholderText(before: bytes), t.node == hotText, t.leaf == hotLeaf, t.inCell == hotInCell,
               t.trimmed > t.textStart else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pending.count + bytes.count) { buf -> StreamUpdate? in
             var n = 0
@@ -535,15 +535,9 @@ final class StreamEngine: @unchecked Sendable {
     /// the trailing row's cell (`leaf`): where its text starts and where it
     /// ends without the placeholder and the spaces and tabs before it.
     @inline(__always)
-    private func placeholderText() -> (node: Int, leaf: Int, inCell: Bool, textStart: Int, trimmed: Int)? {
+    private func placeholderText(before next: UnsafeBufferPointer<UInt8>) -> (node: Int, leaf: Int, inCell: Bool, textStart: Int, trimmed: Int)? {
         let count = storage.source.count
         guard count >= 4, stableCount == count - 3, endsWithReplacement(count) else { return nil }
-        // A delimiter run right before it was parsed with U+FFFD after it
-        // (a symbol, punctuation to flanking): what replaces it may make the
-        // run a closer (Unicode whitespace: `**a*…*` then U+3000), so
-        // taking it back does not leave the nodes the text without it has.
-        let before = storage.source[count - 4]
-        guard before != UInt8(ascii: "*") && before != UInt8(ascii: "_") && before != UInt8(ascii: "~") else { return nil }
         let c = storage.nodes.count - 1
         guard c > 0 else { return nil }
         let text = storage.nodes[c]
@@ -563,7 +557,41 @@ final class StreamEngine: @unchecked Sendable {
         let textStart = Int(text.a.start)
         var trimmed = count - 3
         while trimmed > textStart && isSpaceOrTab(storage.source[trimmed - 1]) { trimmed -= 1 }
+        // A delimiter run right before it was parsed with U+FFFD after it (a
+        // symbol: punctuation to flanking). Literal text whole (in the
+        // placeholder's text), the run stays literal when a character other
+        // than whitespace replaces it: a letter only lets it open, with no
+        // closer after it, and keeps it from closing; punctuation reads as
+        // U+FFFD did. Unicode whitespace may make it a closer the rule of
+        // three had kept literal (`**a*…*` then U+3000): the exact way. A
+        // run that matched, whole or in part (`*a**`: `<em>a</em>*`, all
+        // literal with a letter after it), ends before the placeholder's
+        // text, which then holds it alone: the plain paths leave the run to
+        // a paragraph pass, which parses it again (should the rest of a run
+        // share the placeholder's text, the exact way takes it).
+        let before = storage.source[count - 4]
+        if before == UInt8(ascii: "*") || before == UInt8(ascii: "_") || before == UInt8(ascii: "~") {
+            var run = count - 4
+            while run > 0 && storage.source[run - 1] == before { run -= 1 }
+            guard !heldCompletesWhitespace(next), trimmed == textStart || textStart <= run else { return nil }
+        }
         return (c, leaf, inCell, textStart, trimmed)
+    }
+
+    /// Whether the character the held bytes (`pending`) start is Unicode
+    /// whitespace once `next` completes it (false while it stays
+    /// incomplete, or is not valid: U+FFFD again).
+    private func heldCompletesWhitespace(_ next: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let lead = pending.first, lead >= 0xC0 else { return false }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard pending.count + next.count >= length else { return false }
+        var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for k in 1..<length {
+            let b = k < pending.count ? pending[k] : next[k - pending.count]
+            guard b & 0xC0 == 0x80 else { return false }
+            scalar = scalar << 6 | UInt32(b & 0x3F)
+        }
+        return UnicodeProperties.isWhitespace(scalar)
     }
 
     /// Drops the placeholder's bytes (the source was `count` long), and
@@ -593,9 +621,9 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
-    private func removePlaceholderInPlace() -> Bool {
+    private func removePlaceholderInPlace(before next: UnsafeBufferPointer<UInt8>) -> Bool {
         placeholderShown = false
-        guard let (c, leaf, inCell, textStart, trimmed) = placeholderText() else { return false }
+        guard let (c, leaf, inCell, textStart, trimmed) = placeholderText(before: next) else { return false }
         let count = storage.source.count
         let newCount = count - 3
         let alone = trimmed == textStart

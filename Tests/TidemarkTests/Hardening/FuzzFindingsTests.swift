@@ -331,4 +331,27 @@ extension FuzzFindingsTests {
         FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
         StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
     }
+
+    /// Session 23: the exact way for every placeholder after a delimiter run
+    /// made CJK text with bold in 4-byte chunks half again as costly (a
+    /// snapshot for each `**` a chunk split the character after). The
+    /// placeholder is taken back in place again when a character other than
+    /// whitespace replaces it and the run was literal text whole, or matched
+    /// whole (the paragraph pass parses it again) — not when the run was
+    /// partly used as a closer (`*a**` then a letter: the rule of three
+    /// leaves all of it literal) or whitespace replaces it.
+    @Test func fuzz_emitEach_placeholderAfterADelimiterRunTakenBack() {
+        let docs = [
+            "\u{3002}**\u{592A}\u{5B57}**\u{3068}`\u{30B3}`\u{3082}\u{3002}**\u{592A}**\u{3002}\n",
+            "*a**\u{592A}x",
+            "*a**\u{2026}x *b**\u{A0}y",
+            "_a_\u{592A} and _b_\u{2026} __c__\u{00E9}",
+            "**a*\u{2026}*\u{592A}*",
+            "a **b\u{592A}** c~~d~~\u{592A} e~d~\u{3000}",
+            "| x | y |\n|---|---|\n| *a**\u{592A} | _b_\u{592A} |\n",
+            "- **\u{592A}**\u{5B57}\n  *a**\u{592A}\n",
+        ]
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+    }
 }
