@@ -848,12 +848,16 @@ final class StreamEngine: @unchecked Sendable {
         guard content || continuing else { return false }
         if bytes.contains(where: { $0 >= 0x80 }) && !Normalizer.isClean(bytes) { return false }
         let p = parser
-        reclaim()
         // Top-level blocks the line feed closed settle first, as in a
         // snapshot (kept as the last update showed them, when they are).
         let firstOpen = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
+        let settles = firstOpen >= 0 && !p.blocks[Int(firstOpen)].isOpen
+        // (Without blocks to settle, the spares learn what the pass wrote
+        // after it, `applyNewBlockLine`: a new item of a long list held
+        // costs a copy of the item before it, not of the list.)
+        if settles { reclaim() } else { reclaimBeforeItsWrites() }
         var settled = false
-        if firstOpen >= 0 && !p.blocks[Int(firstOpen)].isOpen {
+        if settles {
             guard !continuing, !keepJustSettled else { return false }
             storage.streamLayout = nil
             storage.streamDiff = nil
@@ -1068,7 +1072,13 @@ final class StreamEngine: @unchecked Sendable {
                 for i in j..<bytes.count where bytes[i] == UInt8(ascii: "#") { return false }
             }
         }
-        reclaim()
+        // (It writes the item or heading and the nodes after it — with a
+        // bullet's host, the host and the bullet's list and item — their
+        // ancestors' ends and the unsettled arena: an item of a long list
+        // held costs a copy of a few nodes, not of the list.)
+        if !(spares.isEmpty && isKnownUniquelyReferenced(&storage)) {
+            reclaimHeld(leafEdit: host > 0 ? (last - 1, host, true) : (last, last, true))
+        }
         let contentStart = host > 0 ? k - 1 : sourceCount + j
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -1222,6 +1232,7 @@ final class StreamEngine: @unchecked Sendable {
                                    continuing: Bool, afterParagraph: Bool, settled: Bool) -> Bool {
         let firstNew = Int32(cp.blockCount)
         let blockCount = p.blocks.count
+        let settledBefore = settledNodeCount
         guard blockCount > cp.blockCount, blockCount - cp.blockCount <= 16,
               p.labels.definitionCount == cp.definitionCount, p.labels.footnoteCount == cp.footnoteKeyCount,
               p.tip >= firstNew else { return false }
@@ -1322,6 +1333,15 @@ final class StreamEngine: @unchecked Sendable {
         }
         // (Every check passed: the lists the line turned loose show it.)
         for t in turned { nodes[Int(t)].flags ^= 1 }
+        // What this pass writes below the new nodes: the attach point, its
+        // ancestors (ends, the turned lists' flags), its last child's link
+        // (the last pass's, when continuing), and the root.
+        var lowestWrite = nodes.count
+        if nodes[Int(attachNode)].lastChild >= 0 { lowestWrite = min(lowestWrite, Int(nodes[Int(attachNode)].lastChild)) }
+        if continuing {
+            lowestWrite = min(lowestWrite, newLine.attachLastChild >= 0 ? Int(newLine.attachLastChild) : baseline)
+            if newLine.attach > 0 && newLine.attach != attachNode { lowestWrite = min(lowestWrite, Int(newLine.attach)) }
+        }
         newLine = NewLine(active: true, lineStart: lineStart, baseline: baseline, attach: attachNode,
                           attachLastChild: nodes[Int(attachNode)].lastChild, end: end, afterParagraph: afterParagraph)
         let first = nodes.count
@@ -1350,9 +1370,20 @@ final class StreamEngine: @unchecked Sendable {
             // blocks whose numbers moved reported.)
             swap(&nodes, &storage.nodes)
             publishNewLayout(first: first, newTop: attachNode == 0 && !sameTop)
+            if !spares.isEmpty {
+                lowerSpareNodeFloor(settledBefore)
+                lowerSpareFloors()
+            }
             swap(&nodes, &storage.nodes)
         } else {
             _ = trailingBlockChanged()
+            if !spares.isEmpty {
+                // (The last pass's attach point, when it differs, is
+                // copied with the nodes from `lowestWrite` on.)
+                swap(&nodes, &storage.nodes)
+                lowerSpareFloors(leafEdit: (lowestWrite, Int(attachNode), true))
+                swap(&nodes, &storage.nodes)
+            }
         }
         return true
     }
@@ -1492,7 +1523,11 @@ final class StreamEngine: @unchecked Sendable {
     /// as it will stay: the parser consumes the line; only the root's end
     /// moves in the document.
     private func consumeLineFeed() {
-        reclaim()
+        // (It appends to the source and the line starts past the synced
+        // ones, and writes the root's end: no other node.)
+        if !(spares.isEmpty && isKnownUniquelyReferenced(&storage)) {
+            reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
+        }
         let p = parser
         withStorage { st in
             st.source.append(0x0A)
@@ -3093,7 +3128,7 @@ final class StreamEngine: @unchecked Sendable {
         // (A paragraph with a `[^` may hold a reference, or gain one: the
         // footnotes are numbered after the pass, as in a snapshot.)
         let numbered = options.contains(.footnotes) && lastLabels.footnoteCount > 0 && !paragraphHoldsNoFootnote(bytes)
-        reclaim()
+        if numbered { reclaim() } else { reclaimForParagraphPass(p) }
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
@@ -3220,7 +3255,8 @@ final class StreamEngine: @unchecked Sendable {
         if ws == n {
             // Markers and spaces only (spaces alone: `appendBlankLineStart`).
             guard markers > 0 else { return false }
-            reclaim()
+            // (Bytes and the root's end only.)
+            reclaimBeforeItsWrites()
             storage.source.append(contentsOf: bytes)
             stableCount = storage.source.count
             storage.nodes[0].end = UInt32(storage.source.count)
@@ -3241,7 +3277,7 @@ final class StreamEngine: @unchecked Sendable {
         // a list marker's delimiter follows: a short paragraph only.)
         let saveDigits = digitLine && storage.nodes.count - Int(p) <= 128 && sourceCount - Int(storage.nodes[Int(p)].start) <= 1024
         if saveDigits { saveDigitLine(p, chunkStart: sourceCount, lineStart: lineStart + ws) }
-        reclaim()
+        reclaimForParagraphPass(p)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
@@ -3424,6 +3460,10 @@ final class StreamEngine: @unchecked Sendable {
             nodes[Int(p)].firstChild = -1
             nodes[Int(p)].lastChild = -1
         }
+        // The nodes this pass writes besides `p` and its ancestors: from the
+        // kept one the emission may continue (the parent's last child then),
+        // or from `p`'s first child (see `reclaimForParagraphPass`).
+        if !spares.isEmpty { lowerSpareNodeFloor(continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept) }
         var mark = EmitMark()
         if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
         var cleanMark = EmitMark()
@@ -4030,8 +4070,10 @@ final class StreamEngine: @unchecked Sendable {
     /// (their ends, last children, `next` links: each copied whole, see
     /// `Spare.links`), appends bytes and adds to the arena — the
     /// spares keep the rest of the tail, so a held update costs the next
-    /// append a copy of a few nodes, not of the trailing block.
-    private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int)? = nil) {
+    /// append a copy of a few nodes, not of the trailing block. A paragraph
+    /// pass (`rewrites`) may write the arena past the settled part too, and
+    /// lowers the node floor itself to where its emission starts.
+    private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int, rewrites: Bool)? = nil) {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
         let provisional = provisionalFrom
@@ -4064,8 +4106,10 @@ final class StreamEngine: @unchecked Sendable {
             }
             if n >= 0 {
                 nodeFloor = e.from
-                arena = storage.arena.count
-                lines = storage.lineStarts.count
+                if !e.rewrites {
+                    arena = storage.arena.count
+                    lines = storage.lineStarts.count
+                }
                 chainCount = n
             }
         }
@@ -4128,11 +4172,35 @@ final class StreamEngine: @unchecked Sendable {
     @inline(__always)
     private func reclaim(nodesFrom from: Int, endsOf leaf: Int) {
         if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (from, leaf))
+        reclaimHeld(leafEdit: (from, leaf, false))
+    }
+
+    /// `reclaim` before a pass over the trailing paragraph `p` (which moves
+    /// no footnote number): it writes `p`, its ancestors and the nodes from
+    /// where its emission starts, which it tells the spares itself
+    /// (`emitTrailingParagraph`), and the unsettled arena. A held update
+    /// then costs the next appends a copy of the nodes the pass wrote, not
+    /// of the whole paragraph (a long one made each of its lines cost a
+    /// copy of it).
+    /// `reclaim` before an operation that tells the spares what it wrote
+    /// once it knows (`lowerSpareFloors` after its writes: the floors are
+    /// read at the next switch only); until then it claims to append bytes
+    /// and nodes and to write the root, the unsettled arena and the line
+    /// starts past the synced ones.
+    @inline(__always)
+    private func reclaimBeforeItsWrites() {
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
+    }
+
+    @inline(__always)
+    private func reclaimForParagraphPass(_ p: Int32) {
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld(leafEdit: (storage.nodes.count, Int(p), true))
     }
 
     @inline(never)
-    private func reclaimHeld(leafEdit: (from: Int, leaf: Int)? = nil) {
+    private func reclaimHeld(leafEdit: (from: Int, leaf: Int, rewrites: Bool)? = nil) {
         if isKnownUniquelyReferenced(&storage) {
             if !spares.isEmpty { lowerSpareFloors(leafEdit: leafEdit) }
             return
