@@ -7,7 +7,7 @@
 SWIFT ?= swift
 SWIFTFLAGS ?=
 
-.PHONY: setup test build spec extract help bench bench-callgrind bench-stream-callgrind bench-pathological
+.PHONY: setup test build spec extract help bench bench-callgrind bench-stream-callgrind bench-stream-set bench-pathological
 
 help:
 	@echo "make setup    install what is missing, build release (the main job)"
@@ -58,6 +58,9 @@ bench-callgrind:
 
 bench-stream-callgrind:
 	Benchmarks/stream-callgrind.sh
+
+bench-stream-set:
+	Benchmarks/stream-set.sh
 
 bench-pathological:
 	Benchmarks/pathological.py
