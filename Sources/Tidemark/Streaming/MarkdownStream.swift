@@ -1525,9 +1525,7 @@ final class StreamEngine: @unchecked Sendable {
     private func consumeLineFeed() {
         // (It appends to the source and the line starts past the synced
         // ones, and writes the root's end: no other node.)
-        if !(spares.isEmpty && isKnownUniquelyReferenced(&storage)) {
-            reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
-        }
+        reclaimBeforeItsWrites()
         let p = parser
         withStorage { st in
             st.source.append(0x0A)
@@ -4070,9 +4068,11 @@ final class StreamEngine: @unchecked Sendable {
     /// (their ends, last children, `next` links: each copied whole, see
     /// `Spare.links`), appends bytes and adds to the arena — the
     /// spares keep the rest of the tail, so a held update costs the next
-    /// append a copy of a few nodes, not of the trailing block. A paragraph
-    /// pass (`rewrites`) may write the arena past the settled part too, and
-    /// lowers the node floor itself to where its emission starts.
+    /// append a copy of a few nodes, not of the trailing block. With
+    /// `rewrites` the operation may also write the unsettled arena and the
+    /// line starts past the synced ones (a paragraph pass, a line feed, a
+    /// new item); some lower the node floor further themselves once they
+    /// know where their writes start.
     private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int, rewrites: Bool)? = nil) {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
@@ -4175,6 +4175,17 @@ final class StreamEngine: @unchecked Sendable {
         reclaimHeld(leafEdit: (from, leaf, false))
     }
 
+    /// `reclaim` before an operation that appends bytes and nodes and
+    /// writes only the root, the unsettled arena and the line starts past
+    /// the synced ones (a line feed, a quote line's markers) — or that tells
+    /// the spares what else it wrote once it knows (`lowerSpareFloors`
+    /// after its writes: the floors are read at the next switch only).
+    @inline(__always)
+    private func reclaimBeforeItsWrites() {
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
+    }
+
     /// `reclaim` before a pass over the trailing paragraph `p` (which moves
     /// no footnote number): it writes `p`, its ancestors and the nodes from
     /// where its emission starts, which it tells the spares itself
@@ -4182,17 +4193,6 @@ final class StreamEngine: @unchecked Sendable {
     /// then costs the next appends a copy of the nodes the pass wrote, not
     /// of the whole paragraph (a long one made each of its lines cost a
     /// copy of it).
-    /// `reclaim` before an operation that tells the spares what it wrote
-    /// once it knows (`lowerSpareFloors` after its writes: the floors are
-    /// read at the next switch only); until then it claims to append bytes
-    /// and nodes and to write the root, the unsettled arena and the line
-    /// starts past the synced ones.
-    @inline(__always)
-    private func reclaimBeforeItsWrites() {
-        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
-    }
-
     @inline(__always)
     private func reclaimForParagraphPass(_ p: Int32) {
         if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
