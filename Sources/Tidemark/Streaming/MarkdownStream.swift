@@ -855,7 +855,7 @@ final class StreamEngine: @unchecked Sendable {
         // (Without blocks to settle, the spares learn what the pass wrote
         // after it, `applyNewBlockLine`: a new item of a long list held
         // costs a copy of the item before it, not of the list.)
-        if settles { reclaim() } else { reclaimBeforeItsWrites() }
+        if settles { reclaim() } else { reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true) }
         var settled = false
         if settles {
             guard !continuing, !keepJustSettled else { return false }
@@ -1076,8 +1076,10 @@ final class StreamEngine: @unchecked Sendable {
         // bullet's host, the host and the bullet's list and item — their
         // ancestors' ends and the unsettled arena: an item of a long list
         // held costs a copy of a few nodes, not of the list.)
-        if !(spares.isEmpty && isKnownUniquelyReferenced(&storage)) {
-            reclaimHeld(leafEdit: host > 0 ? (last - 1, host, true) : (last, last, true))
+        if host > 0 {
+            reclaim(nodesFrom: last - 1, endsOf: host, rewrites: true)
+        } else {
+            reclaim(nodesFrom: last, endsOf: last, rewrites: true)
         }
         let contentStart = host > 0 ? k - 1 : sourceCount + j
         storage.source.append(contentsOf: bytes)
@@ -1525,7 +1527,7 @@ final class StreamEngine: @unchecked Sendable {
     private func consumeLineFeed() {
         // (It appends to the source and the line starts past the synced
         // ones, and writes the root's end: no other node.)
-        reclaimBeforeItsWrites()
+        reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true)
         let p = parser
         withStorage { st in
             st.source.append(0x0A)
@@ -3126,7 +3128,8 @@ final class StreamEngine: @unchecked Sendable {
         // (A paragraph with a `[^` may hold a reference, or gain one: the
         // footnotes are numbered after the pass, as in a snapshot.)
         let numbered = options.contains(.footnotes) && lastLabels.footnoteCount > 0 && !paragraphHoldsNoFootnote(bytes)
-        if numbered { reclaim() } else { reclaimForParagraphPass(p) }
+        // (A pass that numbers footnotes may write any block.)
+        if numbered { reclaim() } else { reclaim(nodesFrom: storage.nodes.count, endsOf: Int(p), rewrites: true) }
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
@@ -3254,7 +3257,7 @@ final class StreamEngine: @unchecked Sendable {
             // Markers and spaces only (spaces alone: `appendBlankLineStart`).
             guard markers > 0 else { return false }
             // (Bytes and the root's end only.)
-            reclaimBeforeItsWrites()
+            reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true)
             storage.source.append(contentsOf: bytes)
             stableCount = storage.source.count
             storage.nodes[0].end = UInt32(storage.source.count)
@@ -3275,7 +3278,7 @@ final class StreamEngine: @unchecked Sendable {
         // a list marker's delimiter follows: a short paragraph only.)
         let saveDigits = digitLine && storage.nodes.count - Int(p) <= 128 && sourceCount - Int(storage.nodes[Int(p)].start) <= 1024
         if saveDigits { saveDigitLine(p, chunkStart: sourceCount, lineStart: lineStart + ws) }
-        reclaimForParagraphPass(p)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: Int(p), rewrites: true)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         let newCount = storage.source.count
@@ -3460,7 +3463,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         // The nodes this pass writes besides `p` and its ancestors: from the
         // kept one the emission may continue (the parent's last child then),
-        // or from `p`'s first child (see `reclaimForParagraphPass`).
+        // or from `p`'s first child (the callers claimed the store's end).
         if !spares.isEmpty { lowerSpareNodeFloor(continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept) }
         var mark = EmitMark()
         if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
@@ -4167,36 +4170,19 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// `reclaim` before an operation that writes only nodes from `from` on
-    /// and the ends of `leaf` and its ancestors, and appends bytes (see
-    /// `lowerSpareFloors`).
+    /// and the ends of `leaf` and its ancestors (0: the root alone), and
+    /// appends bytes (see `lowerSpareFloors`); with `rewrites`, also the
+    /// unsettled arena and the line starts past the synced ones. An
+    /// operation that learns only later what else it writes (a pass over
+    /// the trailing paragraph, a new block's line) claims `from` at the
+    /// store's end and lowers the spares' floors after its writes: they are
+    /// read at the next switch only. A held update then costs the next
+    /// appends a copy of what was written, not of the trailing block (a
+    /// long paragraph, list or quote had cost a copy of itself per line).
     @inline(__always)
-    private func reclaim(nodesFrom from: Int, endsOf leaf: Int) {
+    private func reclaim(nodesFrom from: Int, endsOf leaf: Int, rewrites: Bool = false) {
         if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (from, leaf, false))
-    }
-
-    /// `reclaim` before an operation that appends bytes and nodes and
-    /// writes only the root, the unsettled arena and the line starts past
-    /// the synced ones (a line feed, a quote line's markers) — or that tells
-    /// the spares what else it wrote once it knows (`lowerSpareFloors`
-    /// after its writes: the floors are read at the next switch only).
-    @inline(__always)
-    private func reclaimBeforeItsWrites() {
-        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (storage.nodes.count, 0, true))
-    }
-
-    /// `reclaim` before a pass over the trailing paragraph `p` (which moves
-    /// no footnote number): it writes `p`, its ancestors and the nodes from
-    /// where its emission starts, which it tells the spares itself
-    /// (`emitTrailingParagraph`), and the unsettled arena. A held update
-    /// then costs the next appends a copy of the nodes the pass wrote, not
-    /// of the whole paragraph (a long one made each of its lines cost a
-    /// copy of it).
-    @inline(__always)
-    private func reclaimForParagraphPass(_ p: Int32) {
-        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (storage.nodes.count, Int(p), true))
+        reclaimHeld(leafEdit: (from, leaf, rewrites))
     }
 
     @inline(never)

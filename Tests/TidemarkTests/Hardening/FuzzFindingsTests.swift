@@ -140,6 +140,14 @@ extension FuzzFindingsTests {
 
     /// Each of `docs` streamed exactly when split at every point, then fed
     /// in chunks of each of `sizes` (stops at a document's first problem).
+    /// The outside check's findings: every split point then chunks of 1, 2
+    /// and 3 (the diff checked too), and chunks of 1, 2 and 5 holding the
+    /// updates.
+    static func expectExactAtEverySplitAndHolding(_ docs: [String]) {
+        expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+    }
+
     static func expectEverySplit(_ docs: [String], options: ParseOptions, thenChunks sizes: [Int], checkDiff: Bool = false) {
         for d in docs {
             let bytes = Array(d.utf8)
@@ -304,8 +312,7 @@ extension FuzzFindingsTests {
             "[^1]: x\n\n| a | b | c |\n|---|---|---|\n| x[^1] \u{6771}\u{4EAC} y \u{E9}|",
             "[^a]: n\n\nh|i\n-|-\n[^a]\u{1F600}b\u{E9}\u{E9}[^a]c\u{4E2D}",
         ]
-        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
-        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+        FuzzFindingsTests.expectExactAtEverySplitAndHolding(docs)
     }
 }
 
@@ -328,8 +335,7 @@ extension FuzzFindingsTests {
             "# **a*\u{201C}*\u{2003} h",
             "> ~~a~\u{2026}~\u{3000}~ **b*!*\u{A0}",
         ]
-        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
-        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+        FuzzFindingsTests.expectExactAtEverySplitAndHolding(docs)
     }
 
     /// Session 23: the exact way for every placeholder after a delimiter run
@@ -351,7 +357,6 @@ extension FuzzFindingsTests {
             "| x | y |\n|---|---|\n| *a**\u{592A} | _b_\u{592A} |\n",
             "- **\u{592A}**\u{5B57}\n  *a**\u{592A}\n",
         ]
-        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 2, 3], checkDiff: true)
-        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 5])
+        FuzzFindingsTests.expectExactAtEverySplitAndHolding(docs)
     }
 }
