@@ -1,4 +1,4 @@
-// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--once [--hold] | --batch-once]
+// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--slowest K] [--once [--hold] | --batch-once]
 //
 // The streaming benchmark of the streaming issue: stream FILE in N-byte
 // chunks (default 4), taking the update after every append, against one
@@ -25,6 +25,10 @@ func runStreamBenchmark(_ arguments: [String]) {
     // `--hold`: keep each update until the next append returns, as a UI
     // that shows the last document does.
     var hold = false
+    // `--slowest K`: also print the K slowest appends of the timed run,
+    // with the byte offset each started at (latency spikes, which a UI
+    // feels more than the mean).
+    var slowest = 0
     while let a = args.popFirst() {
         switch a {
         case "--chunk": chunk = Int(args.popFirst() ?? "") ?? 0
@@ -32,6 +36,7 @@ func runStreamBenchmark(_ arguments: [String]) {
         case "--once": once = true
         case "--batch-once": batchOnce = true
         case "--hold": hold = true
+        case "--slowest": slowest = Int(args.popFirst() ?? "") ?? -1
         default:
             if a.hasPrefix("-") || path != nil { fail("unknown argument '\(a)'") }
             path = a
@@ -39,6 +44,7 @@ func runStreamBenchmark(_ arguments: [String]) {
     }
     guard let path else { fail("stream needs a FILE") }
     guard chunk > 0 else { fail("--chunk needs a positive number") }
+    guard slowest >= 0 else { fail("--slowest needs a count") }
     let input = readFile(path)
     let clock = ContinuousClock()
     if batchOnce {
@@ -112,6 +118,7 @@ func runStreamBenchmark(_ arguments: [String]) {
     }
     var perAppend: [Double] = []
     perAppend.reserveCapacity(input.count / chunk + 1)
+    var offsets: [Int] = []
     do {
         var stream = MarkdownStream(options: .default)
         var at = 0
@@ -121,7 +128,15 @@ func runStreamBenchmark(_ arguments: [String]) {
             let update = stream.append(bytes: input[at..<end])
             _ = update.changedBlocks.count
             perAppend.append(seconds(clock.now - t0))
+            if slowest > 0 { offsets.append(at) }
             at = end
+        }
+    }
+    var slowestLines = ""
+    if slowest > 0 {
+        let order = perAppend.indices.sorted { perAppend[$0] > perAppend[$1] }
+        for k in order.prefix(slowest) {
+            slowestLines += "  slow append at byte \(offsets[k]): \(format(perAppend[k] * 1e6, 1)) µs\n"
         }
     }
     perAppend.sort()
@@ -160,6 +175,6 @@ func runStreamBenchmark(_ arguments: [String]) {
           holding each update    \(format(streamedHolding * 1000, 2)) ms   ratio = \(format(streamedHolding / batch, 2))
           per append             p50 \(micro(p50))   p99 \(micro(p99))   max \(micro(perAppend.last ?? 0))
           naive re-parse per chunk on a \(prefix.count)-byte prefix: \(format(naive * 1000, 1)) ms vs streamed \(format(streamedPrefix * 1000, 1)) ms (naive/streamed = \(format(naive / max(streamedPrefix, 1e-9), 1)))
-
+        \(slowestLines)
         """.utf8))
 }

@@ -30,6 +30,18 @@ struct ASTCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try readInput(file)
+        if streaming.batchPrefixes {
+            let pretty = !compact
+            streaming.batchPrefixes(bytes, options: parse.options) { prefix in
+                var writer = ASTJSONWriter(pretty: pretty)
+                prefix.walk(&writer)
+                writer.finish()
+                var out = StandardOutput()
+                out.write(0)
+                out.flush()
+            }
+            return
+        }
         if streaming.chunkSize != nil {
             let pretty = !compact
             let emitEach = streaming.emitEach

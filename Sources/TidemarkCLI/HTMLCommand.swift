@@ -37,7 +37,15 @@ struct HTMLCommand: ParsableCommand {
         let style: SoftBreakStyle = hardbreaks ? .hardBreak : nobreaks ? .space : .newline
         let options = HTMLOptions(unsafe: unsafe, sourcepos: sourcepos, softBreak: style)
         let document: Document
-        if streaming.chunkSize != nil {
+        if streaming.batchPrefixes {
+            var out = StandardOutput()
+            streaming.batchPrefixes(bytes, options: parse.options) { prefix in
+                out.write(utf8: prefix.html(options))
+                out.write(0)
+            }
+            out.flush()
+            return
+        } else if streaming.chunkSize != nil {
             var out = StandardOutput()
             document = streaming.stream(bytes, options: parse.options) { update in
                 if streaming.emitEach {

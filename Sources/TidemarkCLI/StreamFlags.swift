@@ -12,9 +12,30 @@ struct StreamFlags: ParsableArguments {
           help: "With --stream-chunks: print the whole document after every append and after finish(), each followed by a NUL byte.")
     var emitEach = false
 
+    @Flag(name: .customLong("batch-prefixes"),
+          help: ArgumentHelp("With --stream-chunks n: stream nothing; print what --emit-each must print, by batch parses: the first n, 2n, … bytes, then the whole input again, each followed by a NUL byte (the oracle of the outside checks)."))
+    var batchPrefixes = false
+
     func validate() throws {
         if let n = chunkSize, n < 1 { throw ValidationError("--stream-chunks needs a positive number") }
         if emitEach && chunkSize == nil { throw ValidationError("--emit-each needs --stream-chunks") }
+        if batchPrefixes && chunkSize == nil { throw ValidationError("--batch-prefixes needs --stream-chunks") }
+        if batchPrefixes && emitEach { throw ValidationError("--batch-prefixes and --emit-each exclude each other") }
+    }
+
+    /// What `--emit-each` prints a document for, parsed in one batch each:
+    /// the bytes after every append (the first n, 2n, … bytes, the last
+    /// prefix the whole input), then the whole input again (after
+    /// `finish()`). Nothing of the streaming parser is used: comparing the
+    /// two outputs byte for byte checks every emission.
+    func batchPrefixes(_ bytes: [UInt8], options: ParseOptions, each: (Document) -> Void) {
+        let n = chunkSize ?? max(1, bytes.count)
+        var at = 0
+        while at < bytes.count {
+            at = min(bytes.count, at + n)
+            each(Document(parsing: bytes[0..<at], options: options))
+        }
+        each(Document(parsing: bytes, options: options))
     }
 
     /// Streams `bytes`; calls `each` with every update (including the final

@@ -66,6 +66,56 @@ struct CLITests {
         #expect(result.stdoutText == Document(parsing: Self.sample).html(options))
     }
 
+    /// A chunk of 3 splits the `é` and the `€` of this text, and the CR LF.
+    static let streamed: [UInt8] = Array("# Caf".utf8) + [0xC3, 0xA9] + Array(" *x*\r\n\n> a [b]\n\n[b]: /u\n| € | b |\n|---|---|\n".utf8)
+
+    /// The outputs of `--emit-each` or `--batch-prefixes`, each ended by NUL.
+    static func outputs(_ data: Data) -> [Data] {
+        var parts = data.split(separator: 0, omittingEmptySubsequences: false).map { Data($0) }
+        #expect(parts.last == Data())
+        parts.removeLast()
+        return parts
+    }
+
+    @Test("--emit-each prints the document after every append and finish(); --batch-prefixes the same by batch parses",
+          arguments: [1, 3, 8, 1000])
+    func streamHooks(_ n: Int) throws {
+        let file = try TemporaryFile(Data(Self.streamed))
+        var lengths = Array(stride(from: n, to: Self.streamed.count, by: n)) + [Self.streamed.count]
+        lengths.append(Self.streamed.count)
+        for (command, flags) in [("html", ["--sourcepos"]), ("ast", ["--json", "--compact"])] {
+            let each = try CLI.run([command] + flags + ["--stream-chunks", "\(n)", "--emit-each", file.path])
+            let oracle = try CLI.run([command] + flags + ["--stream-chunks", "\(n)", "--batch-prefixes", file.path])
+            #expect(each.status == 0 && oracle.status == 0)
+            let emitted = Self.outputs(each.stdout), expected = Self.outputs(oracle.stdout)
+            #expect(emitted.count == lengths.count, "\(command)")
+            #expect(expected.count == lengths.count, "\(command)")
+            #expect(emitted == expected, "\(command)")
+            // The oracle is the batch output of each prefix.
+            for (k, length) in lengths.enumerated() where k < expected.count {
+                let batch = try CLI.run([command] + flags, stdin: Data(Self.streamed[0..<length]))
+                #expect(expected[k] == batch.stdout, "\(command), prefix of \(length) bytes")
+            }
+        }
+        // Without --emit-each: the final document, as the batch parse prints it.
+        let final = try CLI.run(["html", "--stream-chunks", "\(n)", file.path])
+        #expect(final.status == 0)
+        #expect(final.stdoutText == Document(parsing: Self.streamed).html())
+    }
+
+    @Test("the streaming flags' misuse: one line, no output", arguments: [
+        ["--emit-each"], ["--batch-prefixes"], ["--stream-chunks", "0"],
+        ["--stream-chunks", "2", "--emit-each", "--batch-prefixes"],
+    ])
+    func streamFlagErrors(_ flags: [String]) throws {
+        for command in ["html", "ast"] {
+            let result = try CLI.run([command] + flags, stdin: Data("a\n".utf8))
+            #expect(result.status != 0, "\(command) \(flags)")
+            #expect(result.stdout.isEmpty, "\(command) \(flags)")
+            #expect(result.stderr.contains("--"), "\(command) \(flags)")
+        }
+    }
+
     @Test("--hardbreaks and --nobreaks exclude each other")
     func conflictingBreaks() throws {
         let result = try CLI.run(["html", "--hardbreaks", "--nobreaks"], stdin: Data())
