@@ -65,14 +65,22 @@ def first_difference(want, got):
 def parts_of(process):
     """The NUL-terminated outputs of a running process, one by one (a long
     file's outputs at a small chunk size do not fit in memory at once)."""
-    rest = b""
+    pieces = []
     while True:
         block = process.stdout.read(1 << 20)
         if not block:
             break
-        rest += block
-        *done, rest = rest.split(b"\0")
-        yield from done
+        start = 0
+        while True:
+            end = block.find(b"\0", start)
+            if end < 0:
+                pieces.append(block[start:])
+                break
+            pieces.append(block[start:end])
+            yield b"".join(pieces)
+            pieces = []
+            start = end + 1
+    rest = b"".join(pieces)
     if rest:
         yield rest
 
