@@ -7,13 +7,14 @@
 SWIFT ?= swift
 SWIFTFLAGS ?=
 
-.PHONY: setup test build spec extract help bench bench-callgrind bench-stream-callgrind bench-stream-set bench-pathological
+.PHONY: setup test build spec extract help bench bench-callgrind bench-stream-callgrind bench-stream-set bench-pathological check-stream
 
 help:
 	@echo "make setup    install what is missing, build release (the main job)"
 	@echo "make test     build, run the tests, the spec runner and the fixture check"
 	@echo "make spec     run the conformance runner over Fixtures/*.json"
 	@echo "make extract  regenerate Fixtures/*.json from spec/*.md"
+	@echo "make check-stream [SEED=1 COUNT=20]  streaming checked from outside on generated documents"
 
 # The main job: what is missing is installed (system packages, tree-sitter
 # grammars: scripts/bootstrap.sh), everything is built in release mode, and
@@ -64,6 +65,21 @@ bench-stream-set:
 
 bench-pathological:
 	Benchmarks/pathological.py
+
+# The outside check of streaming (see README.md, "Streaming"): COUNT seeded
+# documents of each generator style, every `--emit-each` emission of the
+# release CLI (HTML and AST) against the batch output of its prefix, at
+# chunk sizes 1, 2, 3, 4, 5 and 7. Exit status 1 on any difference.
+SEED ?= 1
+COUNT ?= 20
+STYLES ?= llm mutant splice lines focus cjk links open blocks utf8 punct bytes
+CHECK_DIR ?= /tmp/tidemark-check-stream
+check-stream:
+	$(SWIFT) build -c release --product tidemark $(SWIFTFLAGS)
+	rm -rf $(CHECK_DIR)
+	for s in $(STYLES); do python3 scripts/gen-stream-docs.py --style $$s --seed $(SEED) --count $(COUNT) --out $(CHECK_DIR)/$$s >/dev/null || exit 1; done
+	python3 scripts/check-emit-each.py --bin "$$($(SWIFT) build -c release $(SWIFTFLAGS) --show-bin-path)/tidemark" \
+		--ast --jobs 2 $(CHECK_DIR)/*/*.md
 
 # Fuzzing (see Fuzz/README.md): one target for SECONDS, or every target briefly.
 FUZZ_TARGETS := parse ast math stream render highlight
