@@ -234,6 +234,9 @@ CASES = [
     ("stream held: paragraph of n lines (block)", 4_000, lambda n: "words *em* and `code` on a line\n" * n,
      "stream-hold", GFM),
     ("stream held: quote paragraph of n lines (block)", 2_000, lambda n: "> quoted line *a* b\n" * n, "stream-hold", GFM),
+    ("stream held: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream-hold", GFM),
+    ("stream held: indented code of n lines (block)", 4_000, lambda n: "\tlet x = foo(bar) + 1\n" * n, "stream-hold", GFM),
+    ("stream held: math block of n lines (block)", 4_000, lambda n: "$$\n" + "x^2 + y^2 = z^2 \\\\\n" * n, "stream-hold", GFM),
     ("stream held: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"
      "| x | y |\n|---|---|\n| 1 | 2 |\n\n") * n, "stream-hold", GFM),
     ("stream: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"

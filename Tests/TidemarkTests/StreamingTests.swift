@@ -303,6 +303,45 @@ import Testing
         }
     }
 
+    /// Indented code streamed line by line: after a line of a top-level
+    /// indented code block with content, its line feed and the next line's
+    /// first bytes when they decide it (a tab or four spaces, then content)
+    /// take the code fast paths; a line of spaces and tabs so far (which the
+    /// block does not show: trailing blank lines are not code), partial
+    /// tabs, blank lines between, a line that ends the block and blocks in
+    /// containers go the exact way.
+    @Test func indentedCodeLineByLine() {
+        let docs = [
+            "    a\n\tb\n\t\tc  \n    d\n     e\n",
+            "\t$ git log\n\tcommit 1\n\tAuthor: a <a@b.c>\n\n\tDate: now\nText after\n",
+            "    a\n  \tb\n \t c\n\t\n\t  \n\td\n\n\n    e\nf\n",
+            "    a\n\t```\n\t~~~\n\t> q\n\t- item\n\t# h\n\t<div>\n",
+            "    a  \n\tb \t\n    \n   not code\n",
+            "- x\n\n        a\n  \tb\n\t  c\n",
+            "> \ta\n> \tb\n>     c\n",
+            "    日本語\n\t😀 x\n\té\n",
+            "    a\r\n\tb\r\n\tc\n",
+            "Para\n\n\tcode\n\tmore\n[x]: /u\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+        }
+        // The lines of a long block take the fast paths.
+        for indent in ["\t", "    "] {
+            var stream = MarkdownStream()
+            stream.append(indent + "first\n")
+            let before = stream.engine.fullSnapshots
+            let line = Array((indent + "x = f(y) + 1\n").utf8)
+            for _ in 0..<200 {
+                for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
+            }
+            #expect(stream.engine.fullSnapshots - before < 10, "\(indent.debugDescription): \(stream.engine.fullSnapshots - before) snapshots")
+            #expect(stream.document == Document(parsing: indent + "first\n" + String(repeating: indent + "x = f(y) + 1\n", count: 200)))
+        }
+    }
+
     /// A paragraph whose emphasis opener is still unmatched: the trailing
     /// paragraph's inline parse resumes after it anyway (the opener waits on
     /// the delimiter stack), and a later closer that takes it — or one of

@@ -324,7 +324,8 @@ final class StreamEngine: @unchecked Sendable {
                         return appendExactly(rest)
                     }
                     guard appendLineFeedToParagraph() || appendLineFeedAfterSingleLineBlock() || appendBlankLineAfterSingleLineBlock()
-                            || appendCodeLineFeed() || appendFenceOpenerLineFeed() || appendClosingFenceLineFeed()
+                            || appendCodeLineFeed() || appendIndentedCodeLineFeed() || appendFenceOpenerLineFeed()
+                            || appendClosingFenceLineFeed()
                             || appendMathLineFeed() || appendMathOpenerLineFeed() || appendBlankCodeLine()
                             || appendTableRowLineFeed() || appendBlankLineAfterTable() || appendBlankLineFeed()
                             || appendBlankLineFeedAfterBlank() else {
@@ -679,6 +680,7 @@ final class StreamEngine: @unchecked Sendable {
                                    && appendToAutolink(bytes)) || (trailingTableNode > 0 && appendToEmptyCell(bytes))
                         || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
+                        || appendNewIndentedCodeLine(bytes)
                         || appendToMathLine(bytes) || appendNewTableRow(bytes) || appendToFenceOpener(bytes)
                         || (storage.nodes[storage.nodes.count - 1].kind == .codeBlock && appendToFenceInfo(bytes))
                         || appendToClosingFence(bytes)
@@ -1383,7 +1385,7 @@ final class StreamEngine: @unchecked Sendable {
                 // (The last pass's attach point, when it differs, is
                 // copied with the nodes from `lowestWrite` on.)
                 swap(&nodes, &storage.nodes)
-                lowerSpareFloors(leafEdit: (lowestWrite, Int(attachNode), true))
+                lowerSpareFloors(leafEdit: (lowestWrite, Int(attachNode), true, -1))
                 swap(&nodes, &storage.nodes)
             }
         }
@@ -1526,8 +1528,9 @@ final class StreamEngine: @unchecked Sendable {
     /// moves in the document.
     private func consumeLineFeed() {
         // (It appends to the source and the line starts past the synced
-        // ones, and writes the root's end: no other node.)
-        reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true)
+        // ones, and writes the root's end: no other node, nothing of the
+        // arena — a long code block held costs no copy of its literal.)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true, arenaFrom: storage.arena.count)
         let p = parser
         withStorage { st in
             st.source.append(0x0A)
@@ -2400,7 +2403,9 @@ final class StreamEngine: @unchecked Sendable {
                 drop += 1
             }
         }
-        reclaim()
+        // (It writes the literal's last byte, the line feed it moves, and
+        // after it; the block's node and its ancestors' ends.)
+        reclaim(nodesFrom: last, endsOf: last, arenaFrom: storage.arena.count - 1)
         withStorage { st in
             StreamEngine.appendSmall(&st.source, bytes)
             st.arena.removeLast()
@@ -2808,7 +2813,7 @@ final class StreamEngine: @unchecked Sendable {
     private func appendBlankCodeLine() -> Bool {
         guard afterCodeLineFeed, !publishedPending, !placeholderShown, let (last, tip, _) = trailingFencedCode(empty: true),
               parser.blocks[Int(tip)].kind == .codeBlock, storage.source.last == 0x0A else { return false }
-        reclaim()
+        reclaim(nodesFrom: last, endsOf: last)
         openLiteral(last)
         storage.arena.append(0x0A)
         storage.nodes[last].a.length += 1
@@ -2844,7 +2849,7 @@ final class StreamEngine: @unchecked Sendable {
             strip += 1
         }
         guard strip >= need || strip == bytes.count else { return false }
-        reclaim()
+        reclaim(nodesFrom: last, endsOf: last)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         openLiteral(last)
@@ -2853,6 +2858,96 @@ final class StreamEngine: @unchecked Sendable {
         storage.nodes[last].a.length += UInt32(bytes.count - strip + 1)
         endWithAncestors(last, at: storage.source.count)
         return trailingBlockChanged()
+    }
+
+    /// The trailing block when it is an open indented code block at the
+    /// top level, shown with its literal (lines, each with its line feed)
+    /// at the end of the arena: its node.
+    private func trailingIndentedCode() -> Int? {
+        let last = storage.nodes.count - 1
+        guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty else { return nil }
+        let code = storage.nodes[last]
+        guard code.kind == .codeBlock, code.parent == 0, code.a.length > 0, code.a.isArena,
+              code.a.end == storage.arena.count else { return nil }
+        let blk = parser.blocks[Int(parser.tip)]
+        guard blk.kind == .codeBlock, !blk.fenced, blk.isOpen, blk.parent == 0, Int(blk.start) == Int(code.start)
+        else { return nil }
+        return last
+    }
+
+    /// The line feed that ends a line of the trailing indented code block
+    /// (see `trailingIndentedCode`) that it shows with content (a line of
+    /// spaces and tabs so far is not in it: trailing blank lines are not
+    /// code): the parser consumes the line; the literal already ends with
+    /// its line feed and the block where the line's last byte is, so only
+    /// the root's end moves. The next line can then take
+    /// `appendNewIndentedCodeLine`.
+    private func appendIndentedCodeLineFeed() -> Bool {
+        guard !publishedPending, !placeholderShown, let last = trailingIndentedCode() else { return false }
+        let sourceCount = storage.source.count
+        let code = storage.nodes[last]
+        guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
+              Int(code.start) < Int(lineStart) else { return false }
+        consumeLineFeed()
+        afterCodeLineFeed = true
+        return true
+    }
+
+    /// Bytes of the next line of the trailing indented code block right
+    /// after a line of it with content (the block ends just before the
+    /// line feed that starts this line: no blank line between, which the
+    /// literal would keep). Spaces and tabs so far make a blank line, which
+    /// the block does not show: only the root's end moves, and the next
+    /// bytes come here again. Once the line holds a byte that is not a
+    /// space or tab, it joins the literal when it starts with a tab or four
+    /// spaces (less those four columns), and the block ends with it; any
+    /// other indentation goes the exact way.
+    private func appendNewIndentedCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, !publishedPending, !placeholderShown, pending.isEmpty,
+              let last = trailingIndentedCode() else { return false }
+        let sourceCount = storage.source.count
+        var lineStart = sourceCount
+        while lineStart > 0 && sourceCount - lineStart < 4096 && isSpaceOrTab(storage.source[lineStart - 1]) { lineStart -= 1 }
+        guard lineStart > 0, storage.source[lineStart - 1] == 0x0A, Int(storage.nodes[last].end) == lineStart - 1
+        else { return false }
+        var content = false
+        for b in bytes {
+            if b == 0x0A || b == 0x0D || b == 0 { return false }
+            if !isSpaceOrTab(b) { content = true }
+        }
+        guard Normalizer.isClean(bytes) else { return false }
+        // The line's first bytes, so far and in `bytes`.
+        let soFar = sourceCount - lineStart
+        func lineByte(_ k: Int) -> UInt8? {
+            k < soFar ? storage.source[lineStart + k] : k - soFar < bytes.count ? bytes[k - soFar] : nil
+        }
+        var strip = 0
+        if content {
+            if lineByte(0) == 0x09 {
+                strip = 1
+            } else if lineByte(0) == 0x20 && lineByte(1) == 0x20 && lineByte(2) == 0x20 && lineByte(3) == 0x20 {
+                strip = 4
+            } else {
+                return false
+            }
+        }
+        if content { reclaim(nodesFrom: last, endsOf: last) } else { reclaim(nodesFrom: storage.nodes.count, endsOf: 0) }
+        if content {
+            if strip < soFar { storage.arena.append(contentsOf: storage.source[(lineStart + strip)..<sourceCount]) }
+            storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[max(0, strip - soFar)...]))
+            storage.arena.append(0x0A)
+            storage.nodes[last].a.length += UInt32(soFar + bytes.count - strip + 1)
+        }
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        if content {
+            endWithAncestors(last, at: storage.source.count)
+            return trailingBlockChanged()
+        }
+        storage.nodes[0].end = UInt32(storage.source.count)
+        _ = trailingBlockChanged()
+        afterCodeLineFeed = true
+        return true
     }
 
     /// The trailing block when it is an open top-level display-math block
@@ -2941,7 +3036,9 @@ final class StreamEngine: @unchecked Sendable {
             }
             guard t > Int(storage.nodes[last].start) else { return false }
         }
-        reclaim()
+        // (The block is the root's child: its node, the root's end, and
+        // bytes appended to the arena.)
+        reclaim(nodesFrom: last, endsOf: last)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         if empty && !blank {
@@ -3023,6 +3120,8 @@ final class StreamEngine: @unchecked Sendable {
     /// How many nodes appends copied into a spare storage while readers
     /// held the documents before (`reclaimHeld`), for the same kind of test.
     @exclusivity(unchecked) private(set) var heldNodesCopied = 0
+    /// Arena bytes (code and math literals, …) those copies took.
+    @exclusivity(unchecked) private(set) var heldArenaCopied = 0
     /// Nodes footnote renumbering looked at (for the tests: the footnote
     /// index keeps it from growing with the document at every snapshot).
     @exclusivity(unchecked) private(set) var footnoteNodesScanned = 0
@@ -4075,8 +4174,10 @@ final class StreamEngine: @unchecked Sendable {
     /// `rewrites` the operation may also write the unsettled arena and the
     /// line starts past the synced ones (a paragraph pass, a line feed, a
     /// new item); some lower the node floor further themselves once they
-    /// know where their writes start.
-    private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int, rewrites: Bool)? = nil) {
+    /// know where their writes start. `arenaFrom` (when not -1): it writes
+    /// the arena from there on only, whatever `rewrites` says (a line feed
+    /// writes none of it, a code line its last byte and after).
+    private func lowerSpareFloors(leafEdit: (from: Int, leaf: Int, rewrites: Bool, arenaFrom: Int)? = nil) {
         guard !spares.isEmpty else { return }
         var nodeFloor = settledNodeCount
         let provisional = provisionalFrom
@@ -4113,6 +4214,7 @@ final class StreamEngine: @unchecked Sendable {
                     arena = storage.arena.count
                     lines = storage.lineStarts.count
                 }
+                if e.arenaFrom >= 0 { arena = e.arenaFrom }
                 chainCount = n
             }
         }
@@ -4172,7 +4274,8 @@ final class StreamEngine: @unchecked Sendable {
     /// `reclaim` before an operation that writes only nodes from `from` on
     /// and the ends of `leaf` and its ancestors (0: the root alone), and
     /// appends bytes (see `lowerSpareFloors`); with `rewrites`, also the
-    /// unsettled arena and the line starts past the synced ones. An
+    /// unsettled arena and the line starts past the synced ones (the arena
+    /// from `arenaFrom` on only, when that is given). An
     /// operation that learns only later what else it writes (a pass over
     /// the trailing paragraph, a new block's line) claims `from` at the
     /// store's end and lowers the spares' floors after its writes: they are
@@ -4180,13 +4283,13 @@ final class StreamEngine: @unchecked Sendable {
     /// appends a copy of what was written, not of the trailing block (a
     /// long paragraph, list or quote had cost a copy of itself per line).
     @inline(__always)
-    private func reclaim(nodesFrom from: Int, endsOf leaf: Int, rewrites: Bool = false) {
+    private func reclaim(nodesFrom from: Int, endsOf leaf: Int, rewrites: Bool = false, arenaFrom: Int = -1) {
         if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
-        reclaimHeld(leafEdit: (from, leaf, rewrites))
+        reclaimHeld(leafEdit: (from, leaf, rewrites, arenaFrom))
     }
 
     @inline(never)
-    private func reclaimHeld(leafEdit: (from: Int, leaf: Int, rewrites: Bool)? = nil) {
+    private func reclaimHeld(leafEdit: (from: Int, leaf: Int, rewrites: Bool, arenaFrom: Int)? = nil) {
         if isKnownUniquelyReferenced(&storage) {
             if !spares.isEmpty { lowerSpareFloors(leafEdit: leafEdit) }
             return
@@ -4242,6 +4345,7 @@ final class StreamEngine: @unchecked Sendable {
                     }
                 }
                 if spare.arena < x.arena.count || y.arena.count != x.arena.count {
+                    heldArenaCopied &+= x.arena.count - min(spare.arena, y.arena.count, x.arena.count)
                     Self.sync(&y.arena, from: StreamEngine.base(x.arena), keeping: spare.arena)
                 }
                 if spare.lines < x.lineStarts.count || y.lineStarts.count != x.lineStarts.count {
@@ -4955,7 +5059,8 @@ final class StreamEngine: @unchecked Sendable {
         // After a line feed in a top-level fenced code block (a blank line,
         // a line that took the exact way), the next line's first bytes may
         // take the new-code-line path, as after `appendCodeLineFeed`.
-        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A && trailingFencedCode(empty: true) != nil
+        afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A
+            && (trailingFencedCode(empty: true) != nil || trailingIndentedCode() != nil)
         return lastUpdate
     }
 
