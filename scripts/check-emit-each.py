@@ -6,7 +6,7 @@ appended so far, and the one printed after `finish()` the HTML of the whole
 file.
 
     scripts/check-emit-each.py [--chunks 1,2,3,4,5,7] [--ast] [--jobs 2]
-                               [--flags "..."] [--html-flags "..."] FILE...
+                               [--flags="..."] [--html-flags="..."] FILE...
     scripts/check-emit-each.py --oracle cli [--all] [--sample N] FILE...
 
 By default (`--oracle prefixes`) every emission is checked: the oracle is
@@ -18,7 +18,9 @@ prefix on standard input. Chunk sizes default to 1,2,3,4,5,7 for files
 under 16 KB and scale with larger ones (about 1,500 appends at the
 smallest). `--ast` also checks `tidemark ast --json`. `--flags` go to both
 commands (parse flags: --commonmark, --no-extension X), `--html-flags` to
-`html` only (--sourcepos, --unsafe, --hardbreaks, --nobreaks).
+`html` only (--sourcepos, --unsafe, --hardbreaks, --nobreaks); write them
+with `=` (`--flags=--commonmark`), or a value that starts with `--` is
+taken for an option of this script.
 
 `--oracle cli` is the older, slower way: one `tidemark html` process per
 prefix, for a sample of the emissions (`--sample`, always the last two) or
@@ -176,8 +178,8 @@ def main():
     ap.add_argument("--all", action="store_true", help="with --oracle cli: check every emission")
     ap.add_argument("--chunks", help="chunk sizes (comma-separated; default 1,2,3,4,5,7, or scaled to the file)")
     ap.add_argument("--ast", action="store_true", help="check `ast --json` too")
-    ap.add_argument("--flags", default="", help="flags for both commands (parse flags)")
-    ap.add_argument("--html-flags", default="", help="flags for `html` only")
+    ap.add_argument("--flags", default="", help="flags for both commands (parse flags), as --flags=\"...\"")
+    ap.add_argument("--html-flags", default="", help="flags for `html` only, as --html-flags=\"...\"")
     ap.add_argument("--jobs", type=int, default=1, help="files checked at once")
     args = ap.parse_args()
     exhaustive = args.all or args.oracle == "prefixes"
