@@ -184,11 +184,11 @@ import Testing
     /// holding each update until the next append returns: at most
     /// `perAppend` nodes copied into spare storages per append on average,
     /// and the stream and the last update exact.
-    static func expectFewNodesCopied(intro: String, typed: String, perAppend: Int,
+    static func expectFewNodesCopied(intro: String, typed: String, perAppend: Int, arenaPerAppend: Int? = nil,
                                      sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         var stream = MarkdownStream()
         stream.append(intro)
-        let before = stream.engine.heldNodesCopied
+        let (before, arenaBefore) = (stream.engine.heldNodesCopied, stream.engine.heldArenaCopied)
         var held: StreamUpdate? = nil
         var appends = 0
         for chunk in typed.utf8.chunked(4) {
@@ -197,6 +197,11 @@ import Testing
         }
         let copied = stream.engine.heldNodesCopied - before
         #expect(copied <= appends * perAppend, "\(copied) nodes copied in \(appends) appends", sourceLocation: sourceLocation)
+        if let arenaPerAppend {
+            let arena = stream.engine.heldArenaCopied - arenaBefore
+            #expect(arena <= appends * arenaPerAppend, "\(arena) arena bytes copied in \(appends) appends",
+                    sourceLocation: sourceLocation)
+        }
         #expect(stream.document == Document(parsing: intro + typed), sourceLocation: sourceLocation)
         #expect(held?.document == Document(parsing: intro + typed), sourceLocation: sourceLocation)
     }
@@ -264,22 +269,9 @@ extension HoldingTests {
     @Test func typingLinesOfALongCodeBlockWhileHoldingCopiesLittleOfIt() {
         for (opener, indent) in [("```\n", ""), ("", "\t"), ("", "    "), ("- a\n\n  ```\n", "  "), ("<div>\n", "<p>"),
                                  ("$$\n", "\\alpha ")] {
-            let intro = opener + (1...150).map { indent + "let x\($0) = f(y) + \($0)\n" }.joined()
-            let typed = (1...10).map { indent + "let z\($0) = g(x) * \($0)\n" }.joined()
-            var stream = MarkdownStream()
-            stream.append(intro)
-            let (nodes, arena) = (stream.engine.heldNodesCopied, stream.engine.heldArenaCopied)
-            var held: StreamUpdate? = nil
-            var appends = 0
-            for chunk in typed.utf8.chunked(4) {
-                held = stream.append(bytes: Array(chunk))
-                appends += 1
-            }
-            let (copiedNodes, copiedArena) = (stream.engine.heldNodesCopied - nodes, stream.engine.heldArenaCopied - arena)
-            #expect(copiedNodes <= appends * 8, "\(opener.debugDescription)\(indent.debugDescription): \(copiedNodes) nodes in \(appends) appends")
-            #expect(copiedArena <= appends * 16, "\(opener.debugDescription)\(indent.debugDescription): \(copiedArena) arena bytes in \(appends) appends")
-            #expect(stream.document == Document(parsing: intro + typed))
-            #expect(held?.document == Document(parsing: intro + typed))
+            HoldingTests.expectFewNodesCopied(intro: opener + (1...150).map { indent + "let x\($0) = f(y) + \($0)\n" }.joined(),
+                                              typed: (1...10).map { indent + "let z\($0) = g(x) * \($0)\n" }.joined(),
+                                              perAppend: 8, arenaPerAppend: 16)
         }
     }
 }

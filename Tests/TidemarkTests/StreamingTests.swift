@@ -222,11 +222,33 @@ import Testing
             "```\n\tfunc\n\t\treturn\n\t```\n```\n", "~~~go\n\tx\n\n\t\n~~~\n", "  ```\n\tx\n  ```\n", "- ```\n\tx\n",
             "<div>\n\tx\n\t\n", "```\n\t```\n```\n",
         ]
+        StreamingTests.expectExactLineByLine(docs)
+    }
+
+    /// `docs` streamed at chunk sizes 1–11, and at 3, 4 and 5 holding each
+    /// update: every emission exact.
+    static func expectExactLineByLine(_ docs: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
         for d in docs {
             let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
+            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")", sourceLocation: sourceLocation)
         }
+    }
+
+    /// `intro`, then `line` 200 times in 4-byte chunks: the lines take the
+    /// fast paths (fewer than 10 full snapshots, however many lines), and
+    /// the document is exact.
+    static func expectFewSnapshots(intro: String, line: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        var stream = MarkdownStream()
+        stream.append(intro)
+        let before = stream.engine.fullSnapshots
+        let bytes = Array(line.utf8)
+        for _ in 0..<200 {
+            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
+        }
+        let snapshots = stream.engine.fullSnapshots - before
+        #expect(snapshots < 10, "\(intro.debugDescription) + \(line.debugDescription): \(snapshots) snapshots", sourceLocation: sourceLocation)
+        #expect(stream.document == Document(parsing: intro + String(repeating: line, count: 200)), sourceLocation: sourceLocation)
     }
 
     /// Table rows streamed line by line: the line feed after a body row and
@@ -247,22 +269,10 @@ import Testing
             "| a |\n|---|\n| 1 |\n\n\n  \n| b |\n|---|\n| 2 |\n\nText\n",
             "> | a |\n> |---|\n> | 1 |\n\n- | b |\n  |---|\n  | 2 |\n\n  x\n",
         ]
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
+        StreamingTests.expectExactLineByLine(docs)
         // The rows of a long table take the fast paths.
-        var stream = MarkdownStream()
-        let head = "| name | value | note |\n|---|---:|:-:|\n| a | 1 | x |\n"
-        stream.append(head)
-        let before = stream.engine.fullSnapshots
-        let row = Array("| key `k` | 42 | *n* |\n".utf8)
-        for _ in 0..<200 {
-            for k in stride(from: 0, to: row.count, by: 4) { stream.append(bytes: row[k..<min(k + 4, row.count)]) }
-        }
-        #expect(stream.engine.fullSnapshots - before < 10, "\(stream.engine.fullSnapshots - before) snapshots")
-        #expect(stream.document == Document(parsing: head + String(repeating: "| key `k` | 42 | *n* |\n", count: 200)))
+        StreamingTests.expectFewSnapshots(intro: "| name | value | note |\n|---|---:|:-:|\n| a | 1 | x |\n",
+                                          line: "| key `k` | 42 | *n* |\n")
     }
 
     /// Display math streamed line by line: lines of an open top-level `$$`
@@ -283,23 +293,11 @@ import Testing
             "\\\\[\na \\\\ b\n\\\\]\n",
             "```math\na\nb\n```\n",
         ]
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
+        StreamingTests.expectExactLineByLine(docs)
         // The lines of a long block take the fast paths: the number of full
         // snapshots does not grow with the number of lines.
         for opener in ["$$", "\\["] {
-            var stream = MarkdownStream()
-            stream.append(opener + "\nx_0\n")
-            let before = stream.engine.fullSnapshots
-            let line = Array("x^2 + y_k = z \\\\\n".utf8)
-            for _ in 0..<200 {
-                for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
-            }
-            #expect(stream.engine.fullSnapshots - before < 10, "\(opener): \(stream.engine.fullSnapshots - before) snapshots")
-            #expect(stream.document == Document(parsing: opener + "\nx_0\n" + String(repeating: "x^2 + y_k = z \\\\\n", count: 200)))
+            StreamingTests.expectFewSnapshots(intro: opener + "\nx_0\n", line: "x^2 + y_k = z \\\\\n")
         }
     }
 
@@ -323,22 +321,10 @@ import Testing
             "    a\r\n\tb\r\n\tc\n",
             "Para\n\n\tcode\n\tmore\n[x]: /u\n",
         ]
-        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7, 11])
-        for d in docs {
-            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [3, 4, 5], hold: 1)
-            #expect(problem == nil, "\(d.debugDescription), holding 1: \(problem ?? "")")
-        }
+        StreamingTests.expectExactLineByLine(docs)
         // The lines of a long block take the fast paths.
         for indent in ["\t", "    "] {
-            var stream = MarkdownStream()
-            stream.append(indent + "first\n")
-            let before = stream.engine.fullSnapshots
-            let line = Array((indent + "x = f(y) + 1\n").utf8)
-            for _ in 0..<200 {
-                for k in stride(from: 0, to: line.count, by: 4) { stream.append(bytes: line[k..<min(k + 4, line.count)]) }
-            }
-            #expect(stream.engine.fullSnapshots - before < 10, "\(indent.debugDescription): \(stream.engine.fullSnapshots - before) snapshots")
-            #expect(stream.document == Document(parsing: indent + "first\n" + String(repeating: indent + "x = f(y) + 1\n", count: 200)))
+            StreamingTests.expectFewSnapshots(intro: indent + "first\n", line: indent + "x = f(y) + 1\n")
         }
     }
 

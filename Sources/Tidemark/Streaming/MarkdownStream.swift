@@ -2933,23 +2933,25 @@ final class StreamEngine: @unchecked Sendable {
                 return false
             }
         }
-        if content { reclaim(nodesFrom: last, endsOf: last) } else { reclaim(nodesFrom: storage.nodes.count, endsOf: 0) }
-        if content {
-            if strip < soFar { storage.arena.append(contentsOf: storage.source[(lineStart + strip)..<sourceCount]) }
-            storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[max(0, strip - soFar)...]))
-            storage.arena.append(0x0A)
-            storage.nodes[last].a.length += UInt32(soFar + bytes.count - strip + 1)
+        guard content else {
+            // A blank line so far: only the root's end moves.
+            reclaim(nodesFrom: storage.nodes.count, endsOf: 0)
+            storage.source.append(contentsOf: bytes)
+            stableCount = storage.source.count
+            storage.nodes[0].end = UInt32(storage.source.count)
+            _ = trailingBlockChanged()
+            afterCodeLineFeed = true
+            return true
         }
+        reclaim(nodesFrom: last, endsOf: last)
+        if strip < soFar { storage.arena.append(contentsOf: storage.source[(lineStart + strip)..<sourceCount]) }
+        storage.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[max(0, strip - soFar)...]))
+        storage.arena.append(0x0A)
+        storage.nodes[last].a.length += UInt32(soFar + bytes.count - strip + 1)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
-        if content {
-            endWithAncestors(last, at: storage.source.count)
-            return trailingBlockChanged()
-        }
-        storage.nodes[0].end = UInt32(storage.source.count)
-        _ = trailingBlockChanged()
-        afterCodeLineFeed = true
-        return true
+        endWithAncestors(last, at: storage.source.count)
+        return trailingBlockChanged()
     }
 
     /// The trailing block when it is an open top-level display-math block
