@@ -218,6 +218,13 @@ CASES = [
     # wraps all that follows its opener, so the paragraph's tail is parsed
     # and emitted again from the clean point). Batch parsing is linear.
     ("stream: n openers then n closers", 2_000, lambda n: "*a " * n + "b* " * n, "stream", GFM),
+    # Paragraphs that start with `[`: until session 25 every append to one
+    # went the exact way or took the new-block pass over its whole line
+    # (quadratic: 1.9 s for the first at n = 4,000, 14.7 s for 2,000 lines
+    # of `[n] Source`).
+    ("stream: paragraph that starts with a link (block)", 4_000, lambda n: "[link](/u) " + "word *a* " * n, "stream", GFM),
+    ("stream: n lines of [n] sources", 2_000,
+     lambda n: "".join(f"[{i}] Source number {i}, example\n" for i in range(n)), "stream", GFM),
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),
@@ -237,6 +244,9 @@ CASES = [
     ("stream held: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream-hold", GFM),
     ("stream held: indented code of n lines (block)", 4_000, lambda n: "\tlet x = foo(bar) + 1\n" * n, "stream-hold", GFM),
     ("stream held: math block of n lines (block)", 4_000, lambda n: "$$\n" + "x^2 + y^2 = z^2 \\\\\n" * n, "stream-hold", GFM),
+    # An item's indentation and `  -` shown as a setext underline claimed
+    # the whole trailing list until session 25 (×3.9 on doubling).
+    ("stream held: nested list of n items (block)", 2_000, lambda n: "- item\n  - sub *a*\n" * n, "stream-hold", GFM),
     ("stream held: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"
      "| x | y |\n|---|---|\n| 1 | 2 |\n\n") * n, "stream-hold", GFM),
     ("stream: chat-like sections", 2_000, lambda n: ("## Step\n\nSome *text* with `code`.\n\n- a **b**\n- c\n\n"

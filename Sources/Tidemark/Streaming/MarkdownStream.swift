@@ -751,7 +751,9 @@ final class StreamEngine: @unchecked Sendable {
         if options.contains(.table) {
             for l in trailingParagraphLines where source[Int(l.start)..<Int(l.end)].contains(UInt8(ascii: "|")) { return false }
         }
-        reclaim()
+        // (It writes the paragraph and its ancestors: a long list or quote
+        // held around the underline is not copied.)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: leaf)
         setextSaved.truncate(to: 0)
         var a = Int32(leaf)
         while a >= 0 {
@@ -779,7 +781,8 @@ final class StreamEngine: @unchecked Sendable {
     /// in `pending`. (The trailing block stays marked stale: the path that
     /// showed the heading marked it, and no snapshot came between.)
     private func retractSetextUnderline() {
-        reclaim()
+        // (The nodes it puts back: the paragraph and its ancestors.)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: setextSaved.first?.0 ?? 0)
         withStorage { st in
             if st.source.count > stableCount { st.source.truncate(to: stableCount) }
             for (i, node) in setextSaved { st.nodes[i] = node }
@@ -1405,7 +1408,9 @@ final class StreamEngine: @unchecked Sendable {
     private func appendBlankLineStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed || blankPartialLine, !bytes.isEmpty, bytes.count <= 4096 else { return false }
         for b in bytes where !isSpaceOrTab(b) { return false }
-        reclaim()
+        // (It writes bytes and the root's end only: a long list held around
+        // an item's indentation is not copied.)
+        reclaim(nodesFrom: storage.nodes.count, endsOf: 0, arenaFrom: storage.arena.count)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
         storage.nodes[0].end = UInt32(storage.source.count)
@@ -3376,7 +3381,15 @@ final class StreamEngine: @unchecked Sendable {
         // Digits alone (`2` of `2. **Step**`) are a line of the paragraph
         // until a delimiter follows them.
         let digitLine = !decided && !pipeLine && text.withUnsafeBufferPointer { StreamEngine.digitsOnly($0, ws, n) }
-        guard decided || pipeLine || digitLine else { return false }
+        // A line that starts with `[` continues the paragraph whatever
+        // follows (`[1] Source`, a link): a definition cannot interrupt a
+        // paragraph, only a footnote's (`[^`) can.
+        let bracketStart = !decided && !pipeLine && !digitLine && text[ws] == UInt8(ascii: "[")
+        let bracketLine = bracketStart && text.withUnsafeBufferPointer { bracketLineContinuesParagraph($0, ws, n) }
+        // (`[` alone, with footnotes: a line of the paragraph until a `^`
+        // after it may start a footnote's definition, `leafLineDecided`.)
+        let loneBracket = bracketStart && !bracketLine && ws + 1 == n
+        guard decided || pipeLine || digitLine || bracketLine || loneBracket else { return false }
         // (A digit line's paragraph as it is now, to take the line back if
         // a list marker's delimiter follows: a short paragraph only.)
         let saveDigits = digitLine && storage.nodes.count - Int(p) <= 128 && sourceCount - Int(storage.nodes[Int(p)].start) <= 1024
@@ -3386,7 +3399,7 @@ final class StreamEngine: @unchecked Sendable {
         stableCount = storage.source.count
         let newCount = storage.source.count
         trailingParagraphLines.append(Line(start: lineStart + ws, end: newCount))
-        trailingParagraphUndecided = pipeLine || digitLine
+        trailingParagraphUndecided = pipeLine || digitLine || loneBracket
         let shown = emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: true)
         if saveDigits {
             shownDigits.active = true
@@ -3829,6 +3842,12 @@ final class StreamEngine: @unchecked Sendable {
         }
         // (Digits alone start no block.)
         if decidedScratch.withUnsafeBufferPointer({ StreamEngine.digitsOnly($0, 0, $0.count) }) { return true }
+        // (Nor `[` on a line after the paragraph's first, but `[^`.)
+        if trailingParagraphLines.count >= 2,
+           decidedScratch.withUnsafeBufferPointer({ bracketLineContinuesParagraph($0, 0, $0.count) }) {
+            trailingParagraphUndecided = false
+            return true
+        }
         // A line that starts like display math (`$$`, `\[`, `\\[`) is a
         // math block only once its closer ends it (or when the opener is
         // alone on it): a paragraph line so far stays one while no byte that
@@ -3912,7 +3931,11 @@ final class StreamEngine: @unchecked Sendable {
         // before it, the snapshot may have read the line as a setext
         // underline and taken definitions out of the paragraph early (the
         // `stream` fuzz target: ` [ref]: /u\(` then `-` then `o`).
-        if trailingParagraphUndecided && (blk.lineCount != 1 || Int(blk.start) < partialLineStart) {
+        // (Not a line that starts with `[`: it can be neither an underline
+        // nor a delimiter row, and as a line after the first it continues
+        // the paragraph once its second byte is not `^`, `leafLineDecided`.)
+        if trailingParagraphUndecided && (blk.lineCount != 1 || Int(blk.start) < partialLineStart)
+            && !(blk.lineCount > 1 && p.s[Int(lastLine.start)] == UInt8(ascii: "[")) {
             trailingParagraphUndecided = false
             return
         }
@@ -3921,13 +3944,66 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Whether a paragraph's first line may begin a link reference
-    /// definition (its first byte after spaces and tabs is `[`): then
-    /// closing the paragraph can take lines out of it, and the fast paths,
-    /// which parse its lines as they are, must not be used.
+    /// definition (its first byte after spaces and tabs is `[`, and its
+    /// bytes so far do not rule one out): then closing the paragraph can
+    /// take lines out of it, and the fast paths, which parse its lines as
+    /// they are, must not be used. (A paragraph that starts with a link,
+    /// `[1]` or `[x] ` cannot: it streams like any other, not by a snapshot
+    /// of itself per append.)
     static func mayStartDefinition(_ s: Bytes, _ line: Line) -> Bool {
         var i = Int(line.start)
         while i < Int(line.end) && isSpaceOrTab(s[i]) { i += 1 }
         return i < Int(line.end) && s[i] == UInt8(ascii: "[")
+            && !labelRulesOutDefinition(s, i, Int(line.end), strict: false)
+    }
+
+    /// For a line whose content starts with `[` at `start`: whether its
+    /// bytes up to `end` rule out, whatever is appended to the line, that a
+    /// link reference definition or a footnote definition starts there.
+    /// As `LinkScan.label` reads a label: it closes and the byte after `]`
+    /// is not `:`, or it cannot close (a `[` inside it, more than 999
+    /// bytes). A label that reaches `end` (it may close on a later line, an
+    /// escape may follow a final backslash) rules out nothing. `strict`
+    /// (the line's block structure, `lineDecided`) also rules out the
+    /// other blocks a `[` may begin: after `]`, spaces and tabs must be
+    /// followed by more (`[!NOTE] ` may still end its line and make its
+    /// quote an alert), and a task's box (`[ ]`, `[x]`, `[X]` then a space
+    /// or tab) stays undecided (after a list marker it is not text).
+    static func labelRulesOutDefinition(_ s: Bytes, _ start: Int, _ end: Int, strict: Bool) -> Bool {
+        var i = start + 1
+        while i < end {
+            if i - start - 1 > LinkScan.maxLabelLength { return true }
+            let b = s[i]
+            if b == UInt8(ascii: "]") {
+                guard i + 1 < end else { return false }
+                let c = s[i + 1]
+                if c == UInt8(ascii: ":") { return false }
+                guard strict, isSpaceOrTab(c) else { return true }
+                if i == start + 2 && (s[start + 1] == 0x20 || s[start + 1] | 0x20 == UInt8(ascii: "x")) { return false }
+                var k = i + 1
+                while k < end && isSpaceOrTab(s[k]) { k += 1 }
+                return k < end
+            }
+            if b == UInt8(ascii: "[") { return true }
+            if b == UInt8(ascii: "\\") {
+                guard i + 1 < end else { return false }
+                if isASCIIPunctuation(s[i + 1]) {
+                    i += 2
+                    continue
+                }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether a line of a paragraph after its first, its content at
+    /// `start`, is one whatever is appended to it because it starts with
+    /// `[`: a link reference definition cannot interrupt a paragraph, a
+    /// footnote's (`[^`, when footnotes are on) can.
+    func bracketLineContinuesParagraph(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+        guard start < end, s[start] == UInt8(ascii: "[") else { return false }
+        return !options.contains(.footnotes) || (start + 1 < end && s[start + 1] != UInt8(ascii: "^"))
     }
 
     /// Whether `s[start..<end]` is one or more ASCII digits and nothing
@@ -3990,7 +4066,10 @@ final class StreamEngine: @unchecked Sendable {
             var i = start
             while i < end && s[i] == c { i += 1 }
             return i < end && s[i] != UInt8(ascii: "[")
-        case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: ">"), 0x20, 0x09:
+        case UInt8(ascii: "["):
+            // (A definition, a footnote's, a task's box, an alert's marker.)
+            return labelRulesOutDefinition(s, start, end, strict: true)
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), 0x20, 0x09:
             return false
         default:
             return true
