@@ -225,6 +225,12 @@ CASES = [
     ("stream: paragraph that starts with a link (block)", 4_000, lambda n: "[link](/u) " + "word *a* " * n, "stream", GFM),
     ("stream: n lines of [n] sources", 2_000,
      lambda n: "".join(f"[{i}] Source number {i}, example\n" for i in range(n)), "stream", GFM),
+    # CJK text with emphasis between spaces, one paragraph: quadratic until
+    # session 25 (the clean point stayed at the first opener when every
+    # character starts a word; a split character after `** ` dropped the
+    # emission mark with the space's text node).
+    ("stream: CJK words with spaced emphasis (block)", 1_000, lambda n: "ab **cd** 日本 " * n, "stream", GFM),
+    ("stream: Japanese with spaced emphasis (block)", 1_000, lambda n: "これは *強調* です。" * n, "stream", GFM),
     ("stream: list of n items (block)", 4_000, lambda n: "- item *a* `b` text\n" * n, "stream", GFM),
     ("stream: table of n rows", 10_000, lambda n: "| a | b |\n|---|---|\n" + "| x *y* | `z` w |\n" * n, "stream", GFM),
     ("stream: code block of n lines (block)", 4_000, lambda n: "```\n" + "let x = foo(bar) + 1\n" * n, "stream", GFM),

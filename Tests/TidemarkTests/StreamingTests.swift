@@ -488,6 +488,41 @@ import Testing
         }
     }
 
+    /// Emphasis around words that start at every character (CJK): the
+    /// last word's start, where a resume point is tried, falls after the
+    /// opener, so a closer that takes it sent the next parse back to the
+    /// clean point — which never moved past the first opener (`**強調**`
+    /// typed byte by byte parsed the whole paragraph again per closer:
+    /// 2,966 M instructions for 14 KB, ×4 on doubling, before session 25).
+    /// The start of the last run of `*`, `_` or `~` that begins a word is
+    /// tried first: a clean point before the opener. And a split character
+    /// after a closer and a space (`**b** ` then U+FFFD): taking the
+    /// placeholder back dropped the text node of the space, and with it the
+    /// emission mark, so the next pass emitted the paragraph again from its
+    /// start (`これは *強調* です。` in 4-byte chunks: 522 M instructions for
+    /// 21 KB, ×3.6 on doubling); the node now keeps the space until the
+    /// character goes on with it.
+    @Test func emphasisInTextWithoutWordBreaks() {
+        for unit in ["ab **強調** ", "日本 **強** ", "日本語のテキスト😀 **強調** ", "これは *強調* です。", "x __下線__ y ~~削除~~ ",
+                     "日本語 **ab** ", "ab **cd** 日本 "] {
+            let text = Array(String(repeating: unit, count: 200).utf8)
+            for size in [1, 3, 4] {
+                var stream = MarkdownStream()
+                var appends = 0
+                for k in stride(from: 0, to: text.count, by: size) {
+                    stream.append(bytes: text[k..<min(k + size, text.count)])
+                    appends += 1
+                }
+                #expect(stream.document == Document(parsing: String(decoding: text, as: UTF8.self)))
+                let clean = stream.engine.leafInline?.cleanPosition ?? 0
+                #expect(clean > text.count - 200, "\(unit) in chunks of \(size): clean point \(clean) of \(text.count)")
+                #expect(stream.engine.leafNodesEmitted < 8 * appends,
+                        "\(unit) in chunks of \(size): \(stream.engine.leafNodesEmitted) nodes in \(appends) appends")
+            }
+        }
+        StreamingTests.expectExact(["ab **強調** 日本 **強** x", "*日本* _語_ ~~の~~ **テ*キ*スト**"], chunkSizes: [1, 2, 3, 4, 5])
+    }
+
     /// A construct left open at the end of a long paragraph (a link's
     /// destination being typed, a code span, an autolink, math): the parse
     /// resumes from before it, not from the paragraph's start, while it

@@ -296,6 +296,30 @@ final class InlineParser {
             if q - start >= 32 {
                 barrierNext = barrierTarget
                 setBarrier(q)
+            } else {
+                // No such byte far back: the last run of `*`, `_` or `~`
+                // that starts a word (an opener a closer the next bytes
+                // bring may take) is tried first. Where every delimiter
+                // before it is matched it is a clean point, and a closer
+                // that takes it starts the next parse there, not from the
+                // start. (Without it, text whose last word starts at every
+                // character — CJK — set its resume points only past the
+                // openers: each closer went back to the start, quadratic
+                // in the paragraph.)
+                let r = content.withUnsafeBufferPointer { c in
+                    var r = target - 1
+                    while r > start {
+                        let b = c[r]
+                        if (b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~"))
+                            && (isSpaceOrTab(c[r - 1]) || c[r - 1] == 0x0A) { break }
+                        r -= 1
+                    }
+                    return r
+                }
+                if r - start >= 32 {
+                    barrierNext = barrierTarget
+                    setBarrier(r)
+                }
             }
         }
         let targets = (barrierTarget, barrierNext)

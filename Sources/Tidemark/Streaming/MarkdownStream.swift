@@ -626,10 +626,21 @@ final class StreamEngine: @unchecked Sendable {
 
     private func removePlaceholderInPlace(before next: UnsafeBufferPointer<UInt8>) -> Bool {
         placeholderShown = false
-        guard let (c, leaf, inCell, textStart, trimmed) = placeholderText(before: next) else { return false }
+        guard let (c, leaf, inCell, textStart, cut) = placeholderText(before: next) else { return false }
+        var trimmed = cut
         let count = storage.source.count
         let newCount = count - 3
-        let alone = trimmed == textStart
+        var alone = trimmed == textStart
+        if alone && !next.isEmpty && c == storage.nodes.count - 1
+            && (leafEmitMark.top == Int32(c) || leafCleanMark.top == Int32(c)) {
+            // Spaces an emission mark ends in (`**b** ` then a split
+            // character): the node keeps them until the bytes that follow
+            // in this append (the character) go on with it, and the mark
+            // stays (without the node it went too, and the next pass
+            // emitted the paragraph again from its start).
+            trimmed = newCount
+            alone = false
+        }
         var before = Int32(c - 1)
         if alone {
             // The node before it (if any) must end where it started, and
