@@ -283,20 +283,25 @@ final class InlineParser {
         // (Only when that is far from the start: the scan back costs too.)
         if barrierTarget - start >= 64 {
             let target = barrierTarget
-            let q = content.withUnsafeBufferPointer { c in
+            // (In the same scan: the last run of `*`, `_` or `~` that
+            // starts a word, `r`; see below.)
+            let (q, r) = content.withUnsafeBufferPointer { c -> (Int, Int) in
                 var q = target - 1
+                var r = -1
                 while q > start {
                     let b = c[q]
                     if b == UInt8(ascii: "[") || b == UInt8(ascii: "`") || b == UInt8(ascii: "<") || b == UInt8(ascii: "$") { break }
+                    if (b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")) && r < 0
+                        && (isSpaceOrTab(c[q - 1]) || c[q - 1] == 0x0A) { r = q }
                     q -= 1
                 }
                 while q > start && !InlineParser.startsWord(c, q) { q -= 1 }
-                return q
+                return (q, r)
             }
             if q - start >= 32 {
                 barrierNext = barrierTarget
                 setBarrier(q)
-            } else {
+            } else if r - start >= 32 {
                 // No such byte far back: the last run of `*`, `_` or `~`
                 // that starts a word (an opener a closer the next bytes
                 // bring may take) is tried first. Where every delimiter
@@ -306,20 +311,8 @@ final class InlineParser {
                 // character — CJK — set its resume points only past the
                 // openers: each closer went back to the start, quadratic
                 // in the paragraph.)
-                let r = content.withUnsafeBufferPointer { c in
-                    var r = target - 1
-                    while r > start {
-                        let b = c[r]
-                        if (b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~"))
-                            && (isSpaceOrTab(c[r - 1]) || c[r - 1] == 0x0A) { break }
-                        r -= 1
-                    }
-                    return r
-                }
-                if r - start >= 32 {
-                    barrierNext = barrierTarget
-                    setBarrier(r)
-                }
+                barrierNext = barrierTarget
+                setBarrier(r)
             }
         }
         let targets = (barrierTarget, barrierNext)
