@@ -3981,6 +3981,12 @@ final class StreamEngine: @unchecked Sendable {
     /// quote an alert), and a task's box (`[ ]`, `[x]`, `[X]` then a space
     /// or tab) stays undecided (after a list marker it is not text).
     static func labelRulesOutDefinition(_ s: Bytes, _ start: Int, _ end: Int, strict: Bool) -> Bool {
+        // `[^`: a footnote's definition too, whose label the block parser
+        // reads its own way (up to `]`, a space or a tab; `[` and
+        // backslashes in it), when footnotes are on.
+        if start + 1 < end && s[start + 1] == UInt8(ascii: "^") && !footnoteLabelRulesOutDefinition(s, start, end) {
+            return false
+        }
         var i = start + 1
         while i < end {
             if i - start - 1 > LinkScan.maxLabelLength { return true }
@@ -4003,6 +4009,27 @@ final class StreamEngine: @unchecked Sendable {
                     continue
                 }
             }
+            i += 1
+        }
+        return false
+    }
+
+    /// For a line whose content starts with `[^` at `start`: whether its
+    /// bytes rule out a footnote's definition there, as
+    /// `footnoteDefinitionStart` reads one (a label of one byte or more up
+    /// to `]`, then `:`): a space or tab before `]`, an empty label, a
+    /// label too long, or a byte after `]` that is not `:`.
+    static func footnoteLabelRulesOutDefinition(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+        let labelStart = start + 2
+        var i = labelStart
+        while i < end {
+            let b = s[i]
+            if b == UInt8(ascii: "]") {
+                guard i > labelStart else { return true }
+                return i + 1 < end && s[i + 1] != UInt8(ascii: ":")
+            }
+            if isSpaceOrTab(b) { return true }
+            if i - labelStart > LinkScan.maxLabelLength { return true }
             i += 1
         }
         return false

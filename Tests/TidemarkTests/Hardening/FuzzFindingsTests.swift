@@ -108,6 +108,24 @@ extension FuzzFindingsTests {
 }
 
 extension FuzzFindingsTests {
+    /// Found by the `stream` target (session 25, on that session's own
+    /// change): a paragraph that starts with `[` takes the fast paths once
+    /// its bytes rule out a definition, and a `[` inside a label rules out
+    /// a link reference definition — but not a footnote's, whose label the
+    /// block parser reads up to `]`, a space or a tab, `[` and backslashes
+    /// included. `[^codebhttps://lock-not[^1]:` is a footnote's definition
+    /// once its `:` arrives.
+    @Test func fuzz_stream_footnoteLabelWithABracket() {
+        let docs = ["a\n\n[^codebhttps://lock-not[^1]: note\n", "[^a[b]: note\n\nx[^a[b]\n", "[^a\\]: note\n[^a\\]\n",
+                    "[^a[b] c\n", "[^a b]: c\n", "[^]: c\n", "p\n[^a[b]: note\n"]
+        for d in docs {
+            for options in [ParseOptions.default, .commonmark] {
+                let problem = StreamingTests.check(Array(d.utf8), options: options, chunks: [1], checkDiff: true, hold: 1)
+                #expect(problem == nil, "\(d.debugDescription): \(problem ?? "")")
+            }
+        }
+    }
+
     /// Found by CI's smoke run of the `render` target (session 3; present
     /// since session 2): a definition that arrives with complete lines is in
     /// the snapshot's checkpoint already, so the tail emitter reused a closed
