@@ -1419,12 +1419,8 @@ final class StreamEngine: @unchecked Sendable {
     private func appendBlankLineStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard afterParagraphLineFeed || blankPartialLine, !bytes.isEmpty, bytes.count <= 4096 else { return false }
         for b in bytes where !isSpaceOrTab(b) { return false }
-        // (It writes bytes and the root's end only: a long list held around
-        // an item's indentation is not copied.)
-        reclaim(nodesFrom: storage.nodes.count, endsOf: 0, arenaFrom: storage.arena.count)
-        storage.source.append(contentsOf: bytes)
-        stableCount = storage.source.count
-        storage.nodes[0].end = UInt32(storage.source.count)
+        // (A long list held around an item's indentation is not copied.)
+        appendMovingOnlyTheRootEnd(bytes)
         let (paragraph, blank) = (afterParagraphLineFeed, blankPartialLine)
         if lastTailIDs.isEmpty {
             // Every block is settled: nothing but the root changed (and
@@ -1439,6 +1435,17 @@ final class StreamEngine: @unchecked Sendable {
         afterParagraphLineFeed = paragraph
         blankPartialLine = blank
         return true
+    }
+
+    /// Appends bytes that show nothing new but the root's end (spaces and
+    /// tabs, a quote's markers, on a line with no content yet), claiming
+    /// for held updates the root alone: no other node, no arena, no line
+    /// start is written.
+    private func appendMovingOnlyTheRootEnd(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reclaim(nodesFrom: storage.nodes.count, endsOf: 0)
+        storage.source.append(contentsOf: bytes)
+        stableCount = storage.source.count
+        storage.nodes[0].end = UInt32(storage.source.count)
     }
 
     /// Set by a snapshot whose partial line is empty or blank, after a line
@@ -2951,10 +2958,7 @@ final class StreamEngine: @unchecked Sendable {
         }
         guard content else {
             // A blank line so far: only the root's end moves.
-            reclaim(nodesFrom: storage.nodes.count, endsOf: 0)
-            storage.source.append(contentsOf: bytes)
-            stableCount = storage.source.count
-            storage.nodes[0].end = UInt32(storage.source.count)
+            appendMovingOnlyTheRootEnd(bytes)
             _ = trailingBlockChanged()
             afterCodeLineFeed = true
             return true
@@ -3375,11 +3379,7 @@ final class StreamEngine: @unchecked Sendable {
         if ws == n {
             // Markers and spaces only (spaces alone: `appendBlankLineStart`).
             guard markers > 0 else { return false }
-            // (Bytes and the root's end only.)
-            reclaim(nodesFrom: storage.nodes.count, endsOf: 0, rewrites: true)
-            storage.source.append(contentsOf: bytes)
-            stableCount = storage.source.count
-            storage.nodes[0].end = UInt32(storage.source.count)
+            appendMovingOnlyTheRootEnd(bytes)
             _ = trailingBlockChanged()
             afterParagraphLineFeed = true
             return true
