@@ -225,6 +225,10 @@ CASES = [
     ("stream: paragraph that starts with a link (block)", 4_000, lambda n: "[link](/u) " + "word *a* " * n, "stream", GFM),
     ("stream: n lines of [n] sources", 2_000,
      lambda n: "".join(f"[{i}] Source number {i}, example\n" for i in range(n)), "stream", GFM),
+    # A run of link reference definitions, one paragraph: until session 26
+    # every snapshot parsed every definition so far (2,000: 2.6 s).
+    ("stream: n lines of reference definitions (block)", 2_000,
+     lambda n: "".join(f"[s{i}]: https://example.com/{i} \"Source {i}\"\n" for i in range(n)), "stream", GFM),
     # CJK text with emphasis between spaces, one paragraph: quadratic until
     # session 25 (the clean point stayed at the first opener when every
     # character starts a word; a split character after `** ` dropped the

@@ -47,6 +47,22 @@ import Testing
         #expect(quote.range.upperBound == 6)
     }
 
+    /// A setext underline under a paragraph of only reference definitions
+    /// is no underline (example 218-ish): the line is the paragraph's text,
+    /// and the paragraph starts at it, not at the definitions it no longer
+    /// holds (it kept their start before session 26).
+    @Test func underlineAfterOnlyDefinitionsStartsItsParagraph() {
+        for (src, start) in [("[a]: /u\n===\n", 8), ("  [a]: /u\n[b]: /v \"t\"\n---\n", 22), ("> [a]: /u\n> ===\n", 12)] {
+            let d = Document(parsing: src)
+            let p = nodes(d, .paragraph)
+            #expect(p.count == 1 && p[0].range.lowerBound == start, "\(src.debugDescription): \(p.map(\.range))")
+        }
+        // Definitions taken out early, before a line that starts with `[`,
+        // leave the same paragraph as taking them out when it closes.
+        let d = Document(parsing: "[a]: /u\n[b]: /v\n[c] d\ne\n")
+        #expect(nodes(d, .paragraph).map(\.range) == [16..<23])
+    }
+
     @Test func listItemAndParagraphRanges() {
         let src = "- one\n- two\n\n  more\n"
         let d = Document(parsing: src)

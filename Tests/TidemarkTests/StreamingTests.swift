@@ -1322,6 +1322,51 @@ import Testing
         #expect(emitted > 0 && emitted <= 4_500, "\(emitted) blocks emitted again")
     }
 
+    /// A run of link reference definitions (the sources at the end of a
+    /// README): each line that starts with `[` makes the definitions before
+    /// it final, and the block parser takes them out of the paragraph then
+    /// rather than when it closes, so a snapshot reads the last one or two
+    /// again, not all of them (2,000 lines took 2.6 s in 4-byte chunks,
+    /// each snapshot parsing every definition so far; now 16 ms). The hard
+    /// cases stay exact: a title on the next line, a title over several
+    /// lines (one of them starting with `[`), a line that is no definition,
+    /// a setext underline or a delimiter row after definitions, laziness,
+    /// definitions in items and quotes, footnotes' definitions among them.
+    @Test func aRunOfDefinitionsIsLinear() {
+        let docs = [
+            "[a]: /u\n[b]: /v \"t\"\n[c]:\n/w\n'title'\n[d]: /x\n(t)\n[e]: <y z>\n",
+            "[a]: /u \"ti\n[tle\"\n[b]: /v\n[c] text\n[d]: /d\n\n[a] [b] [c] [d]\n",
+            "[a]: /u\n[b]: /v\n===\n[c]: /w\n[d]: /x\n---\n[e]: /y\ntext\n===\n",
+            "[a]: /u\n[b]: /v\n| x | y |\n|---|---|\n[c]: /w\n[d] | e\n|-|-|\n",
+            "> [a]: /u\n[b]: /v\n> [c]: /w\n[d] lazy\n\n- [e]: /x\n  [f]: /y\n[g]: lazy\n",
+            "[a]: /u\n[^1]: note\n[b]: /v\n[^2]\n[c]: /w \"open\n[d]: /x\n\n[a][b][c][d][^1]\n",
+            "[foo]: /u\n[FOO]: /second\n[Foo]: /third \"t\"\n[foo]\n",
+            "[a\\]b]: /u\n[x\ny]: /v\n[c]: /w\n\t[d]: /tab\n   [e]: /e\n[a\\]b] [x y]\n",
+        ]
+        StreamingTests.expectExactLineByLine(docs)
+        for d in docs {
+            for size in [1, 4] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .commonmark, chunks: [size])
+                #expect(problem == nil, "\(d.debugDescription) in chunks of \(size), CommonMark: \(problem ?? "")")
+            }
+        }
+        // 300 definitions under the paragraphs that cite them, 4 bytes at
+        // a time: a few definition parses a line (10,445 in all), not one
+        // for every definition so far at every append (504,362 before).
+        var text = ""
+        for k in 0..<20 { text += "Paragraph \(k) cites [s\(k)].\n\n" }
+        var stream = MarkdownStream()
+        stream.append(text)
+        let before = stream.engine.parser.definitionParses
+        var defs = ""
+        for k in 0..<300 { defs += "[s\(k)]: https://example.com/\(k) \"Source \(k)\"\n" }
+        let bytes = Array(defs.utf8)
+        for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
+        let parses = stream.engine.parser.definitionParses - before
+        #expect(parses < 50 * 300, "\(parses) definition parses")
+        #expect(stream.document == Document(parsing: text + defs))
+    }
+
     /// A blank line after an item (or quote) whose only paragraph is a link
     /// reference definition: closing the paragraph leaves the container
     /// empty, and an empty container takes the blank line into its range —

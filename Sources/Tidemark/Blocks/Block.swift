@@ -47,6 +47,10 @@ struct Block: Equatable {
     // HTML blocks.
     var htmlKind: UInt8 = 0
 
+    /// Paragraphs: its lines stopped being all link reference definitions,
+    /// so `takeFinalDefinitions` no longer looks at them.
+    var definitionsGivenUp = false
+
     /// Alert kind; table: index of its alignments in `BlockParser.tableAlignments`;
     /// footnote definition: index of its label.
     var extra: Int32 = 0

@@ -36,6 +36,9 @@ final class BlockParser {
     /// streaming snapshot runs, or in a scratch parser that must not change
     /// the table it was given.
     @exclusivity(unchecked) var labelsToOverlay = false
+    /// How many times a definition was parsed (for the streaming tests:
+    /// a run of definitions must not be read again at every append).
+    @exclusivity(unchecked) var definitionParses = 0
     /// Byte offset of the start of each line.
     @exclusivity(unchecked) var lineStarts: [UInt32] = [0]
 
@@ -494,6 +497,10 @@ final class BlockParser {
                     blocks[Int(container)].setext = true
                     offset = lineEnd
                     blocks[Int(container)].end = Int32(truncatingIfNeeded: lineEnd)
+                } else {
+                    // No line is left: the underline is the paragraph's
+                    // text, its first line (added from here).
+                    blocks[Int(container)].start = Int32(truncatingIfNeeded: firstNonspace)
                 }
             } else if !indented && !(ck == .paragraph && !allMatched)
                         && (c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"))
@@ -542,7 +549,7 @@ final class BlockParser {
 
         if tip != lastMatched && container == lastMatched && !blank && blocks[Int(tip)].kind == .paragraph {
             // Lazy continuation line (spec 5.1, "laziness").
-            addLine(tip, from: firstNonspace)
+            addParagraphLine(tip)
             return
         }
         // Close the blocks this line did not continue.
@@ -569,13 +576,25 @@ final class BlockParser {
             if blank {
                 break
             } else if ck == .paragraph {
-                addLine(container, from: firstNonspace)
+                addParagraphLine(container)
             } else {
                 container = addChild(container, .paragraph, start: firstNonspace)
                 addLine(container, from: firstNonspace)
             }
         }
         tip = container
+    }
+
+    /// Adds the rest of the line to open paragraph `b`, taking out first
+    /// the definitions a line that starts with `[` makes final.
+    @inline(__always)
+    func addParagraphLine(_ b: Int32) {
+        if peek(firstNonspace) == UInt8(ascii: "[") && takeFinalDefinitions(b) {
+            addLine(b, from: firstNonspace)
+            blocks[Int(b)].start = lines[Int(blocks[Int(b)].firstLine)].start
+        } else {
+            addLine(b, from: firstNonspace)
+        }
     }
 
     // MARK: List items (spec 5.2)
