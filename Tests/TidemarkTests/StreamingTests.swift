@@ -376,6 +376,66 @@ import Testing
         #expect(stream.document == Document(parsing: "[link](/u) " + String(decoding: words, as: UTF8.self)))
     }
 
+    /// Lines that start with `<`, `$$` or `\\[`: an HTML block's or a math
+    /// block's start until their bytes rule one out — a tag name ended by
+    /// a byte no tag has (`<https:`), a whole tag with text after it, a
+    /// name off the lists, `$$$`, a closer with text after it. Until
+    /// session 26 such a line stayed undecided to its end, and every
+    /// append took the new-block pass over the whole line: on one line,
+    /// `<https://a.b/c> ` × 2,000 took 507 ms, `<span>x</span> ` × 2,000
+    /// 686 ms, `$$x^2 + y$$ and text ` × 2,000 326 ms (now 6–7 ms each).
+    @Test func linesThatStartLikeHTMLOrMathBlocks() {
+        let docs = [
+            "<https://a.b/c> and *more* text\n<span>x</span> y\n<div>\nblock\n\n<span>\n\n<a href=\"x>y\">l</a> z\n",
+            "</span> text\n<br/> x\n<br/>\n\n<custom-tag a=b>q\n<x\n:y>\n<DIV/>\n<table-x> t\n",
+            "<pre x\n\n<script>\n</script>\n<!-- c --> t\n<?p ?> u\n<!X y>\n< a\n<1\n</ x\n",
+            "$$x^2$$ and text\n$$ x $$\n\n$$$x$$$ y\n$$ $$ z\n$$a\\$$\n\n$$\nblock\n$$\n",
+            "\\[x\\] t\n\\[ a \\] b\n\n\\\\[y\\\\] r\n\\[a\\\\]b\n\\[x\\]\n",
+            "- <span>a</span> b\n- $$x$$ c\n> <https://u> d\n> $$y$$ e\n",
+            "text\n<span>x</span> y\n$$z$$ w\n<div>\n",
+        ]
+        StreamingTests.expectExactLineByLine(docs)
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .commonmark, chunks: [1, 4])
+            #expect(problem == nil, "\(d.debugDescription), CommonMark: \(problem ?? "")")
+        }
+        // What rules a start out never rules out one the whole line makes.
+        let lines = ["<div>", "<div x>", "<DIV/>", "<div/x", "<pre>", "<pre", "<prex>", "<script>", "</script>", "<span>", "<span> x",
+                     "<span>x", "<a href=\"x>y\">", "<a href=\"x>y\">z", "<a b=c>", "<a b=c> ", "<a b=c>d", "<x\ty>", "<x/>", "<x/>y",
+                     "<x :a='1' _b>", "<https://a.b>", "<a@b.c>", "</x>", "</x >", "</x y>", "</x>z", "<1>", "< x>", "<!-- c -->", "<?x?>",
+                     "<!X>", "<![CDATA[x]]>", "<table-x>", "<td>", "<h1>x", "<custom-tag>", "<a-b>", "<a_b>", "<x y=>"]
+        for line in lines {
+            let b = Array(line.utf8)
+            let start = b.withUnsafeBufferPointer { BlockScan.htmlBlockStart($0, 0, $0.count, allowKind7: true) }
+            for n in 1...b.count where b.withUnsafeBufferPointer({ BlockScan.htmlBlockStartRuledOut($0, 0, n) }) {
+                #expect(start == 0, "\(line.debugDescription): ruled out after \(n) bytes, an HTML block of kind \(start)")
+            }
+        }
+        let mathLines = ["$$", "$$x$$", "$$ x $$ ", "$$x$$y", "$$$x", "$$ $$", "\\[x\\]", "\\[x\\]y", "\\[a\\\\]", "\\[a\\\\]b\\]",
+                         "\\\\[y\\\\]", "\\\\[y\\\\] z", "$$a$$$", "$$a$ $"]
+        for line in mathLines {
+            let b = Array(line.utf8)
+            let parser = BlockParser(options: .default)
+            let start = b.withUnsafeBufferPointer { s -> Bool in
+                parser.s = s
+                parser.lineEnd = s.count
+                return parser.mathBlockStart(0, interruptsParagraph: false) != nil
+            }
+            for n in 1...b.count where b.withUnsafeBufferPointer({ BlockParser.mathBlockStartRuledOut($0, 0, n) }) {
+                #expect(!start, "\(line.debugDescription): ruled out after \(n) bytes, a math block")
+            }
+        }
+        // One long line of each: the fast paths once the first bytes decide.
+        for unit in ["<https://a.b/c> ", "<span>x</span> ", "<a href=\"/u\">l</a> ", "$$x^2 + y$$ and text ", "\\[x\\] and "] {
+            var stream = MarkdownStream()
+            let bytes = Array(String(repeating: unit, count: 300).utf8)
+            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
+            let passes = stream.engine.fullSnapshots + stream.engine.newBlockPasses
+            #expect(passes < 20, "\(unit.debugDescription) × 300: \(passes) snapshots and new-block passes")
+            #expect(stream.document == Document(parsing: bytes))
+        }
+    }
+
     /// A paragraph whose emphasis opener is still unmatched: the trailing
     /// paragraph's inline parse resumes after it anyway (the opener waits on
     /// the delimiter stack), and a later closer that takes it — or one of

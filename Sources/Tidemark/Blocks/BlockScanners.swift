@@ -206,6 +206,51 @@ enum BlockScan {
         return 0
     }
 
+    /// Whether a line that starts with `<` at `pos`, known up to `end` (more
+    /// bytes may follow), can no longer start an HTML block of any kind,
+    /// whatever follows (`htmlBlockStart`, kind 7 allowed). For the
+    /// stream: such a line is a paragraph's, and takes its fast paths.
+    /// False when unsure.
+    static func htmlBlockStartRuledOut(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
+        let i = pos + 1
+        guard i < end else { return false }
+        let c = s[i]
+        // Comments, processing instructions, declarations, CDATA.
+        if c == UInt8(ascii: "!") || c == UInt8(ascii: "?") { return false }
+        let closing = c == UInt8(ascii: "/")
+        let j = closing ? i + 1 : i
+        guard j < end else { return false }
+        // Every kind left starts with a tag name.
+        guard isASCIILetter(s[j]) else { return true }
+        // Kinds 1 and 6: a name from the lists, then a space, a tab, `>`,
+        // the line's end (or `/>`, kind 6).
+        var k6 = j
+        while k6 < end && isASCIIAlphanumeric(s[k6]) { k6 += 1 }
+        guard k6 < end else { return false }
+        let t = s[k6]
+        if !closing {
+            for word: StaticString in ["script", "pre", "style", "textarea"]
+            where k6 - j == word.utf8CodeUnitCount && matchesLower(s, j, k6, word) {
+                if isSpaceOrTab(t) || t == UInt8(ascii: ">") { return false }
+            }
+        }
+        if k6 - j <= 10 && isBlockTagName(s, j, k6) {
+            if isSpaceOrTab(t) || t == UInt8(ascii: ">") { return false }
+            if t == UInt8(ascii: "/") && (k6 + 1 == end || s[k6 + 1] == UInt8(ascii: ">")) { return false }
+        }
+        // Kind 7: one complete tag, then only whitespace. A tag found in
+        // the bytes so far is the one the whole line has.
+        if let tagEnd = closing ? RawHTML.closingTag(s, pos, end) : RawHTML.openTag(s, pos, end) {
+            return !isBlankRest(s, tagEnd, end)
+        }
+        // No tag yet: ruled out when the name ends in a byte no tag has
+        // there (`<https:`), else unsure (an attribute being typed).
+        guard let nameEnd = RawHTML.tagName(s, j, end), nameEnd < end else { return false }
+        let b = s[nameEnd]
+        if RawHTML.isWS(b) || b == UInt8(ascii: ">") { return false }
+        return closing || b != UInt8(ascii: "/")
+    }
+
     @inline(__always)
     static func matchesCDATA(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
         // `[CDATA[` is case-sensitive.

@@ -72,6 +72,41 @@ extension BlockParser {
         return MathStart(style: style, contentStart: contentStart, closedAt: nil)
     }
 
+    /// Whether a line that starts with `$$`, `\[` or `\\[` at `pos`, known
+    /// up to `end` (more bytes may follow), can no longer start a math
+    /// block whatever follows (`mathBlockStart`): `$$$`, or the opener's
+    /// first closer on the line has nothing between them or text after
+    /// it. For the stream: such a line is a paragraph's. False when unsure.
+    static func mathBlockStartRuledOut(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
+        let style: Int
+        if s[pos] == UInt8(ascii: "$") {
+            guard pos + 2 < end, s[pos + 1] == UInt8(ascii: "$") else { return false }
+            if s[pos + 2] == UInt8(ascii: "$") { return true }
+            style = 0
+        } else if pos + 1 < end && s[pos + 1] == UInt8(ascii: "[") {
+            style = 1
+        } else if pos + 2 < end && s[pos + 1] == UInt8(ascii: "\\") && s[pos + 2] == UInt8(ascii: "[") {
+            style = 2
+        } else {
+            return false
+        }
+        let contentStart = pos + (style == 2 ? 3 : 2)
+        let closer = BlockParser.mathClosers[style]
+        var i = contentStart
+        while i + closer.count <= end {
+            var hit = true
+            for k in 0..<closer.count where s[i + k] != closer[k] {
+                hit = false
+                break
+            }
+            if hit && !(style == 1 && s[i - 1] == UInt8(ascii: "\\") && i - 1 >= contentStart) {
+                return !BlockScan.isBlankRest(s, i + closer.count, end) || BlockScan.isBlankRest(s, contentStart, i)
+            }
+            i += 1
+        }
+        return false
+    }
+
     func startMathBlock(_ container: Int32, _ m: MathStart) -> Int32 {
         let b = addChild(container, .mathBlock, start: firstNonspace)
         blocks[Int(b)].fenced = true

@@ -4098,16 +4098,20 @@ final class StreamEngine: @unchecked Sendable {
             }
             return true
         case UInt8(ascii: "$"):
-            return second != 0x0A && second != UInt8(ascii: "$")
+            // (`$$` opens a math block, unless what follows rules it out.)
+            return second != 0x0A && (second != UInt8(ascii: "$") || BlockParser.mathBlockStartRuledOut(s, start, end))
         case UInt8(ascii: "\\"):
             // `\[` and `\\[` open math blocks.
             var i = start
             while i < end && s[i] == c { i += 1 }
-            return i < end && s[i] != UInt8(ascii: "[")
+            guard i < end else { return false }
+            return s[i] != UInt8(ascii: "[") || (i - start <= 2 && BlockParser.mathBlockStartRuledOut(s, start, end))
         case UInt8(ascii: "["):
             // (A definition, a footnote's, a task's box, an alert's marker.)
             return labelRulesOutDefinition(s, start, end, strict: true)
-        case UInt8(ascii: "<"), UInt8(ascii: ">"), 0x20, 0x09:
+        case UInt8(ascii: "<"):
+            return BlockScan.htmlBlockStartRuledOut(s, start, end)
+        case UInt8(ascii: ">"), 0x20, 0x09:
             return false
         default:
             return true
