@@ -3487,9 +3487,11 @@ final class StreamEngine: @unchecked Sendable {
         combined.append(contentsOf: storage.source[shownDigits.chunkStart..<count])
         combined.append(contentsOf: bytes)
         defer { combineScratch = combined }
-        // (The spares' floors go below the cut first.)
+        // (The spares' floors go below the cut first: the source from the
+        // line, the nodes from the paragraph, its ancestors' ends, the
+        // arena from where it was — not the whole trailing list.)
         stableCount = shownDigits.chunkStart
-        reclaim()
+        reclaim(nodesFrom: p, endsOf: p, rewrites: true, arenaFrom: shownDigits.arena)
         cutSourceToStable()
         withStorage { st in
             st.nodes.truncate(to: p)
