@@ -16,6 +16,15 @@ final class BlockParser {
     /// `emitTail`'s work stack (streaming), kept between snapshots.
     @exclusivity(unchecked) var tailStack: [(block: Int32, parent: Int32)] = []
     @exclusivity(unchecked) var tailRuns: [(node: Int32, entry: Int)] = []
+    /// What the last `emitTail` wrote (streaming, for the spare storages a
+    /// held update leaves): every node from `tailRewriteFrom` on, and below
+    /// it only the nodes in `tailTouched` (the open containers it rewrote,
+    /// the parents and previous siblings it linked nodes to, the last node
+    /// of a run of kept children it unlinked).
+    @exclusivity(unchecked) var tailRewriteFrom = 0
+    @exclusivity(unchecked) var tailTouched: [Int32] = []
+    /// Whether `emitTail` records `tailTouched` (only a held update needs it).
+    @exclusivity(unchecked) var tailRecording = false
     /// While a streaming snapshot runs: the number of blocks at its
     /// checkpoint (those are the persistent parser's); 0 otherwise.
     @exclusivity(unchecked) var persistentFloor: Int32 = 0

@@ -1583,12 +1583,12 @@ final class StreamEngine: @unchecked Sendable {
         if started && pending.isEmpty && Normalizer.incompleteSuffixLength(bytes) == 0 && Normalizer.isClean(bytes) {
             // The common case: whole, clean bytes after the start — no copy
             // but into the source.
-            reclaim()
+            reclaimForSnapshot()
             cutSourceToStable()
             storage.source.append(contentsOf: bytes)
             stableCount = storage.source.count
             consumeCompleteLines()
-            return publish(finalInput: false)
+            return publish(finalInput: false, claimingWrites: true)
         }
         var input = pending
         input.append(contentsOf: bytes)
@@ -1608,12 +1608,12 @@ final class StreamEngine: @unchecked Sendable {
         complete -= hold
         if hold > 0 { pending = Array(input[complete...]) }
         let normalized = Normalizer.normalize(Array(input[0..<complete]), dropBOM: false)
-        reclaim()
+        reclaimForSnapshot()
         cutSourceToStable()
         storage.source.append(contentsOf: normalized)
         stableCount = storage.source.count
         consumeCompleteLines()
-        return publish(finalInput: false)
+        return publish(finalInput: false, claimingWrites: true)
     }
 
     /// The persistent parser takes the complete lines of the source.
@@ -4384,6 +4384,46 @@ final class StreamEngine: @unchecked Sendable {
         }
     }
 
+    /// The node floor a claim of everything unsettled sets (see
+    /// `lowerSpareFloors`).
+    private var unsettledNodeFloor: Int {
+        var floor = settledNodeCount
+        if let r = provisionalFrom { floor = min(floor, r > 0 ? settledNodeStarts[r - 1] : 1) }
+        return floor
+    }
+
+    /// Claims nodes a snapshot wrote: every node from `from` on, and the
+    /// ones below it in `touched` (as links; the root is always copied).
+    private func lowerSpareNodes(from: Int, touched: [Int32]) {
+        spares.withUnsafeMutableBufferPointer { sp in
+            for k in sp.indices {
+                sp[k].nodes = min(sp[k].nodes, from)
+                let floor = sp[k].nodes
+                var full = false
+                var low = Int32.max
+                for a in touched where a > 0 && Int(a) < floor {
+                    if !sp[k].links.insert(a) { full = true }
+                    low = min(low, a)
+                }
+                if full {
+                    // (A spare held long: its nodes from the lowest link on.)
+                    sp[k].nodes = min(sp[k].nodes, Int(min(low, sp[k].links.min() ?? Int32.max)))
+                    sp[k].links.clear()
+                }
+            }
+        }
+    }
+
+    /// Before a snapshot's writes (`appendExactly`, `publish`): makes the
+    /// storage ours, claiming the source from the stable bytes, the
+    /// unsettled arena and line starts, and the last settled block's link —
+    /// not the nodes, which the snapshot claims once it knows what it wrote.
+    @inline(__always)
+    private func reclaimForSnapshot() {
+        if spares.isEmpty && isKnownUniquelyReferenced(&storage) { return }
+        reclaimHeld(leafEdit: (storage.nodes.count, 0, true, -1))
+    }
+
     /// Makes `storage` uniquely ours again. When a reader still holds the
     /// last document, the engine continues in a spare storage no reader
     /// holds, copying into it only what changed since it was current (the
@@ -5015,7 +5055,10 @@ final class StreamEngine: @unchecked Sendable {
 
     // MARK: Publishing a snapshot
 
-    private func publish(finalInput: Bool) -> StreamUpdate {
+    /// `claimingWrites`: the caller claimed only the source, the unsettled
+    /// arena and line starts for held updates (`reclaimForSnapshot`), and
+    /// the snapshot claims the nodes it writes once it knows them.
+    private func publish(finalInput: Bool, claimingWrites: Bool = false) -> StreamUpdate {
         fullSnapshots &+= 1
         newLine.active = false
         placeholderShown = false
@@ -5026,7 +5069,13 @@ final class StreamEngine: @unchecked Sendable {
         afterTableRowLineFeed = false
         foldWordScan()
         wordCheckedEnd = -1
-        reclaim()
+        // (What a claim of everything unsettled would take: the nodes from
+        // here, when the snapshot cannot tell what it wrote.)
+        let entry = claimingWrites
+            ? (nodeFloor: unsettledNodeFloor, settledNodes: settledNodeCount, settledBlocks: settledBlocks.count,
+               provisional: provisionalFrom != nil)
+            : (nodeFloor: 0, settledNodes: 0, settledBlocks: 0, provisional: true)
+        if claimingWrites { reclaimForSnapshot() } else { reclaim() }
         // (The storage lets go of the layout and diff it was shown with, so
         // that they can be written again in place when no update holds them;
         // `lastUpdate` gives it the new ones.)
@@ -5059,6 +5108,7 @@ final class StreamEngine: @unchecked Sendable {
         var provisional: Int? = nil
         var dirtyFrom = 0
         var definitionsMoved = false
+        var reused = false
         let previousHadPending = publishedPending
         publishedPending = !pending.isEmpty
         storage.source.withUnsafeBufferPointer { source in
@@ -5090,6 +5140,7 @@ final class StreamEngine: @unchecked Sendable {
             // footnote numbers in kept nodes are renumbered in place.)
             let reuse = tailLogValid && justSettled.isEmpty && provisional == nil && !definitionsAdded
                 && !definitionsMoved
+            reused = reuse
             var cursor = settledNodeCount
             var arenaCursor = settledArenaCount
             if let r = provisional {
@@ -5135,6 +5186,7 @@ final class StreamEngine: @unchecked Sendable {
             }
             let first = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
             var newLog = take(&tailLogScratch)
+            p.tailRecording = claimingWrites && reuse && !spares.isEmpty
             dirtyFrom = p.emitTail(from: first, checkpoint: cp, nodes: &nodes, inline: inline,
                                    cursor: cursor, arenaCursor: arenaCursor, log: tailLog, reuse: reuse,
                                    reuseOpenLeaves: reuse && !previousHadPending,
@@ -5180,6 +5232,20 @@ final class StreamEngine: @unchecked Sendable {
         }
         publishDiff(provisional: provisional, renumbered: renumbered, tailTops: tailTops, dirtyFrom: dirtyFrom,
                     previousHadPending: previousHadPending, definitionsMoved: definitionsMoved)
+        if claimingWrites && !spares.isEmpty {
+            // Nothing settled, no definition or footnote moved, and the tail
+            // emitted over the last one: the nodes `emitTail` wrote. Else
+            // every unsettled node, as a claim before would have taken.
+            let precise = reused && !entry.provisional && provisional == nil && provisionalFrom == nil
+                && settledNodeCount == entry.settledNodes && settledBlocks.count == entry.settledBlocks
+                && justSettled.isEmpty && renumbered.isEmpty && !finalInput
+                && !(options.contains(.footnotes) && lastLabels.footnoteCount > 0)
+            if precise {
+                lowerSpareNodes(from: parser.tailRewriteFrom, touched: parser.tailTouched)
+            } else {
+                lowerSpareNodeFloor(entry.nodeFloor)
+            }
+        }
         tailTops.truncate(to: 0)
         tailTopsScratch = tailTops
         lastFinal = finalInput

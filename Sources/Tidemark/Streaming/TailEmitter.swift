@@ -88,12 +88,31 @@ extension BlockParser {
         tops.truncate(to: 0)
         // The first node that may differ from the previous snapshot's.
         var dirtyFrom = Int.max
+        tailRewriteFrom = Int.max
+        tailTouched.truncate(to: 0)
         if !reusing {
             dirtyFrom = cursor
+            tailRewriteFrom = cursor
             if nodes.count > cursor { nodes.truncate(to: cursor) }
             if inline.arena.count > arenaCursor { inline.arena.truncate(to: arenaCursor) }
         }
 
+        // What is written below `tailRewriteFrom` (`tailRecording`): the
+        // containers rewritten, a run's last node unlinked, the parent and
+        // previous sibling of a node appended, and (at the end) each
+        // container's last child. A kept node linked again where it was,
+        // after the sibling it followed, gets the links it had.
+        let recording = tailRecording
+        // (Only what lies below the rewrite so far: the rest is copied
+        // anyway, and the root always.)
+        @inline(__always) func touch(_ index: Int32) {
+            if recording && index > 0 && Int(index) < tailRewriteFrom { tailTouched.append(index) }
+        }
+        @inline(__always) func touchLinks(_ parent: Int32) {
+            guard recording, parent >= 0 else { return }
+            touch(parent)
+            touch(nodes[Int(parent)].lastChild)
+        }
         @inline(__always) func link(_ index: Int, _ parent: Int32) {
             BlockParser.link(index, parent, in: &nodes)
         }
@@ -160,6 +179,7 @@ extension BlockParser {
                         node.firstChild = -1
                         node.lastChild = -1
                         node.parent = parent
+                        touch(Int32(cursor))
                         if BlockParser.rewriteContainer(node, at: cursor, in: &nodes) {
                             dirtyFrom = min(dirtyFrom, cursor)
                         }
@@ -176,6 +196,7 @@ extension BlockParser {
                         if logged.runCount > 0, logged.runFirst == blk.pointee.firstChild, Int(logged.runEnd) <= nodes.count {
                             // Its leading closed children, where they were:
                             // skipped in one step (their links are as before).
+                            touch(logged.runLastNode)
                             nodes.withUnsafeMutableBufferPointer { nodes in
                                 nodes[Int(container)].firstChild = container + 1
                                 nodes[Int(container)].lastChild = logged.runLastNode
@@ -221,6 +242,7 @@ extension BlockParser {
                 }
                 reusing = false
                 dirtyFrom = min(dirtyFrom, cursor)
+                tailRewriteFrom = min(tailRewriteFrom, cursor)
                 if blk.pointee.kind == .table, k < log.count, log[k].block == b, Int(log[k].node) == cursor,
                    Int(log[k].arena) == arenaCursor, !settled, log[k].rows > 0 {
                     // An open table: keep the rows of complete lines.
@@ -230,7 +252,9 @@ extension BlockParser {
                     node.firstChild = Int32(cursor + 1)
                     node.lastChild = old.lastRow
                     nodes[cursor] = node
+                    touchLinks(parent)
                     link(cursor, parent)
+                    touch(old.lastRow)
                     nodes[Int(old.lastRow)].next = -1
                     nodes.truncate(to: Int(old.rowsEnd))
                     inline.arena.truncate(to: Int(old.rowsArena))
@@ -247,12 +271,14 @@ extension BlockParser {
             if blk.pointee.kind == .table && !settled {
                 BlockParser.endRun(parent, runs: &runs)
                 let node = blockNode(b, inline: inline)
+                touchLinks(parent)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
                 newLog.append(emitOpenTable(b, at: Int(r), fromRow: 0, checkpoint: cp, nodes: &nodes, inline: inline,
                                             arenaStart: arenaStart))
             } else if isContainer && !settled {
                 BlockParser.endRun(parent, runs: &runs)
                 let node = blockNode(b, inline: inline)
+                touchLinks(parent)
                 let r = BlockParser.appendNode(node, parent: parent, into: &nodes)
                 runs.append((r, newLog.count))
                 newLog.append(TailEntry(block: b, node: Int32(start), end: -1, arena: Int32(arenaStart),
@@ -260,6 +286,7 @@ extension BlockParser {
                 stack.append((-2, r))
                 if blk.pointee.firstChild >= 0 { stack.append((blk.pointee.firstChild, r)) }
             } else {
+                touchLinks(parent)
                 emitBlocks(from: b, parent: parent, siblings: false, into: &nodes, inline: inline)
                 if !settled || !BlockParser.extendRun(b, parent: parent, node: start, end: nodes.count, arenaEnd: inline.arena.count,
                                                                   runs: &runs, log: &newLog) {
@@ -273,6 +300,19 @@ extension BlockParser {
             // Everything matched, but the old tail may have been longer.
             if nodes.count > cursor { nodes.truncate(to: cursor) }
             if inline.arena.count > arenaCursor { inline.arena.truncate(to: arenaCursor) }
+        }
+        tailRewriteFrom = min(tailRewriteFrom, nodes.count)
+        if recording {
+            // (Each container's last child and the root's: a kept node left
+            // last lost the link to the node after it.)
+            touch(nodes[0].lastChild)
+            var k = 0
+            let n = tailTouched.count
+            while k < n {
+                let c = Int(tailTouched[k])
+                if c < nodes.count { touch(nodes[c].lastChild) }
+                k += 1
+            }
         }
         return dirtyFrom
     }
