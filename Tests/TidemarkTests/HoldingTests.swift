@@ -276,12 +276,16 @@ import Testing
     /// from its first difference on, and the containers, parents and
     /// siblings it linked below that — not the whole trailing list, as it
     /// did until session 26 (2,000 sub-items held: 45 ms, ×4.2 at 4,000;
-    /// 20 ms now). (Not yet: an item of a loose ordered list whose number
-    /// arrives alone after the blank line, `\n\n1` then `52) `: the
-    /// snapshot of `1` closes the list, that of `152) ` opens it again, and
-    /// the tail's log cannot be reused across the flip, so the list is
-    /// emitted again, held or not.)
+    /// 20 ms now). And an item of a loose ordered list whose number
+    /// arrives alone after the blank line (`\n\n1` then `52) `): the
+    /// new-block pass shows `1` as a new top-level paragraph after the
+    /// list, which claimed every unsettled node; it claims the new nodes,
+    /// the root and the list's node (its link) now.
     @Test func exactAppendsInALongListWhileHoldingCopyFewNodes() {
+        HoldingTests.expectFewNodesCopied(
+            intro: (1...150).map { "\($0)) item with *some* words\n\n" }.joined(),
+            typed: (151...160).map { "\($0)) new item with `code`\n\n" }.joined(),
+            perAppend: 24)
         HoldingTests.expectFewNodesCopied(
             intro: (1...100).map { "- item \($0)\n  \($0 % 9 + 1)) sub item\n" }.joined(),
             typed: (101...108).map { "- item \($0)\n  \($0 % 9 + 1). sub *a*\n" }.joined(),

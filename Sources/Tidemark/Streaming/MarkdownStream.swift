@@ -1234,13 +1234,15 @@ final class StreamEngine: @unchecked Sendable {
             guard tops.last == Int(node) else { return nil }
             before = Int32(tops.count >= 2 ? tops[tops.count - 2] : (settledNodeStarts.last ?? -1))
             guard before < 0 || nodes[Int(before)].next == node else { return nil }
-        } else {
-            var c = nodes[Int(parent)].firstChild
-            while c >= 0 && c != node {
-                before = c
-                c = nodes[Int(c)].next
-            }
-            guard c == node else { return nil }
+        } else if node - 1 != parent {
+            // The sibling before it: the child of `parent` whose subtree
+            // ends right before it (the store is in document order), found
+            // from the node before it up — not by walking the children
+            // (a new item of a long list: that walk made it quadratic).
+            var c = node - 1
+            while c > parent && nodes[Int(c)].parent != parent { c = nodes[Int(c)].parent }
+            guard c > parent, nodes[Int(c)].parent == parent, nodes[Int(c)].next == node else { return nil }
+            before = c
         }
         return NewLine(active: true, lineStart: cp.position, baseline: Int(node), attach: parent, attachLastChild: before,
                        end: sourceCount, afterParagraph: false)
@@ -1357,7 +1359,8 @@ final class StreamEngine: @unchecked Sendable {
         // ancestors (ends, the turned lists' flags), its last child's link
         // (the last pass's, when continuing), and the root.
         var lowestWrite = nodes.count
-        if nodes[Int(attachNode)].lastChild >= 0 { lowestWrite = min(lowestWrite, Int(nodes[Int(attachNode)].lastChild)) }
+        let previousLast = nodes[Int(attachNode)].lastChild
+        if previousLast >= 0 { lowestWrite = min(lowestWrite, Int(previousLast)) }
         if continuing {
             lowestWrite = min(lowestWrite, newLine.attachLastChild >= 0 ? Int(newLine.attachLastChild) : baseline)
             if newLine.attach > 0 && newLine.attach != attachNode { lowestWrite = min(lowestWrite, Int(newLine.attach)) }
@@ -1391,8 +1394,16 @@ final class StreamEngine: @unchecked Sendable {
             swap(&nodes, &storage.nodes)
             publishNewLayout(first: first, newTop: attachNode == 0 && !sameTop)
             if !spares.isEmpty {
-                lowerSpareNodeFloor(settledBefore)
-                lowerSpareFloors()
+                if attachNode == 0 && !sameTop && !settled && turned.isEmpty && !continuing
+                    && !(options.contains(.footnotes) && lastLabels.footnoteCount > 0) {
+                    // A new top-level block after the tail, nothing settled:
+                    // its nodes, the root, and the block before it (its
+                    // link) — not that block's subtree (a long list).
+                    lowerSpareFloors(leafEdit: (first, Int(max(previousLast, 0)), true, -1))
+                } else {
+                    lowerSpareNodeFloor(settledBefore)
+                    lowerSpareFloors()
+                }
             }
             swap(&nodes, &storage.nodes)
         } else {
