@@ -11,7 +11,10 @@ extension InlineParser {
         for k in (s0 + 1)..<pos where c[k] == 0x20 || c[k] == 0x09 || c[k] == 0x0A { return nil }
         let key = LinkScan.normalizeLabel(c, s0 + 1, pos)
         guard labels.hasFootnote(key) else {
-            missedFootnotes?.insert(key)
+            // (A label with a `]` in it, `[^[x]]`, is never missed: no
+            // footnote's definition can have it, as the block parser reads
+            // one up to its first `]`.)
+            if !key.contains(UInt8(ascii: "]")) { missedFootnotes?.insert(key) }
             return nil
         }
         let on = opener.node

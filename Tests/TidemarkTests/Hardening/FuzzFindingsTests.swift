@@ -126,6 +126,24 @@ extension FuzzFindingsTests {
         }
     }
 
+    /// Found by session 26's debug run of generated definition documents,
+    /// held, byte by byte (present before it): in `[^[x]]` the inner `[x]`
+    /// is no link, and the outer pair then looks up the footnote `[x]`,
+    /// which the debug check of adopted blocks did not expect — its
+    /// scanner of possible labels reads innermost pairs only. No
+    /// footnote's definition can have a label with a `]` (the block parser
+    /// reads one up to its first `]`), so such a label is not recorded as
+    /// missed: a later definition can never resolve it.
+    @Test func fuzz_stream_footnoteLabelAroundALinkLabel() {
+        let docs = ["[^[x]]\n\n[\n", "===\n[^[x]]: note\n[b]: /u \"title\"\n\n/dest\n[\n", "a [^[x]] b [^\\]] c\n\n[^x]: n\n\n[x]: /u\n"]
+        for d in docs {
+            for (chunks, hold) in [([1], 1), ([3], 2)] {
+                let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: chunks, checkDiff: true, hold: hold)
+                #expect(problem == nil, "\(d.debugDescription): \(problem ?? "")")
+            }
+        }
+    }
+
     /// Found by CI's smoke run of the `render` target (session 3; present
     /// since session 2): a definition that arrives with complete lines is in
     /// the snapshot's checkpoint already, so the tail emitter reused a closed
