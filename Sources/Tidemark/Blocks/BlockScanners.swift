@@ -156,6 +156,9 @@ enum BlockScan {
         return true
     }
 
+    /// The tag names of HTML block kind 1 (spec 4.6).
+    static let kind1Names: [StaticString] = ["script", "pre", "style", "textarea"]
+
     /// Which of the seven kinds of HTML block (spec 4.6) starts at `pos`,
     /// or 0. Kind 7 is only tried when `allowKind7` (it cannot interrupt a
     /// paragraph).
@@ -172,7 +175,7 @@ enum BlockScan {
         }
         if c == UInt8(ascii: "?") { return 3 }
         // Kind 1: script, pre, style, textarea, then space, `>` or line end.
-        for word: StaticString in ["script", "pre", "style", "textarea"] where matchesLower(s, i, end, word) {
+        for word in kind1Names where matchesLower(s, i, end, word) {
             let k = i + word.utf8CodeUnitCount
             if k == end || isSpaceOrTab(s[k]) || s[k] == UInt8(ascii: ">") { return 1 }
         }
@@ -195,7 +198,7 @@ enum BlockScan {
                     // Tag name must not be one of kind 1's.
                     var n0 = pos + 1
                     if s[n0] == UInt8(ascii: "/") { n0 += 1 }
-                    for word: StaticString in ["script", "pre", "style", "textarea"] where matchesLower(s, n0, end, word) {
+                    for word in kind1Names where matchesLower(s, n0, end, word) {
                         let e = n0 + word.utf8CodeUnitCount
                         if e >= end || !isASCIIAlphanumeric(s[e]) && s[e] != UInt8(ascii: "-") { return 0 }
                     }
@@ -229,7 +232,7 @@ enum BlockScan {
         guard k6 < end else { return false }
         let t = s[k6]
         if !closing {
-            for word: StaticString in ["script", "pre", "style", "textarea"]
+            for word in kind1Names
             where k6 - j == word.utf8CodeUnitCount && matchesLower(s, j, k6, word) {
                 if isSpaceOrTab(t) || t == UInt8(ascii: ">") { return false }
             }

@@ -52,19 +52,10 @@ extension BlockParser {
         }
         let contentStart = pos + openLength
         // Closed on the same line: only a block if nothing follows.
-        let closer = BlockParser.mathClosers[style]
-        var i = contentStart
-        while i + closer.count <= lineEnd {
-            var hit = true
-            for k in 0..<closer.count where s[i + k] != closer[k] {
-                hit = false
-                break
-            }
-            if hit && !(style == 1 && s[i - 1] == UInt8(ascii: "\\") && i - 1 >= contentStart) {
-                guard BlockScan.isBlankRest(s, i + closer.count, lineEnd), !BlockScan.isBlankRest(s, contentStart, i) else { return nil }
-                return MathStart(style: style, contentStart: contentStart, closedAt: i)
-            }
-            i += 1
+        if let i = BlockParser.firstMathCloser(s, style: style, from: contentStart, to: lineEnd) {
+            let after = i + BlockParser.mathClosers[style].count
+            guard BlockScan.isBlankRest(s, after, lineEnd), !BlockScan.isBlankRest(s, contentStart, i) else { return nil }
+            return MathStart(style: style, contentStart: contentStart, closedAt: i)
         }
         // A block that spans lines needs its opener alone on the line, so
         // that `\[not a link](/foo)` (CommonMark example 14) stays text.
@@ -91,7 +82,15 @@ extension BlockParser {
             return false
         }
         let contentStart = pos + (style == 2 ? 3 : 2)
-        let closer = BlockParser.mathClosers[style]
+        // (The first closer in the bytes so far is the whole line's.)
+        guard let i = firstMathCloser(s, style: style, from: contentStart, to: end) else { return false }
+        return !BlockScan.isBlankRest(s, i + mathClosers[style].count, end) || BlockScan.isBlankRest(s, contentStart, i)
+    }
+
+    /// The first closer of `style` in `s[from..<end]` (for `\]`, not the
+    /// end of an escaped `\\]`): its index, or nil.
+    static func firstMathCloser(_ s: Bytes, style: Int, from contentStart: Int, to end: Int) -> Int? {
+        let closer = mathClosers[style]
         var i = contentStart
         while i + closer.count <= end {
             var hit = true
@@ -99,12 +98,10 @@ extension BlockParser {
                 hit = false
                 break
             }
-            if hit && !(style == 1 && s[i - 1] == UInt8(ascii: "\\") && i - 1 >= contentStart) {
-                return !BlockScan.isBlankRest(s, i + closer.count, end) || BlockScan.isBlankRest(s, contentStart, i)
-            }
+            if hit && !(style == 1 && s[i - 1] == UInt8(ascii: "\\") && i - 1 >= contentStart) { return i }
             i += 1
         }
-        return false
+        return nil
     }
 
     func startMathBlock(_ container: Int32, _ m: MathStart) -> Int32 {
