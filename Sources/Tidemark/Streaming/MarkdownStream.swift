@@ -212,6 +212,7 @@ final class StreamEngine: @unchecked Sendable {
         e.trailingAlignments = trailingAlignments
         e.trailingParagraphLines = trailingParagraphLines
         e.trailingParagraphUndecided = trailingParagraphUndecided
+        e.trailingParagraphContext = trailingParagraphContext
         e.undecidedMathLine = undecidedMathLine
         e.afterParagraphLineFeed = afterParagraphLineFeed
         e.newLine = newLine
@@ -2418,7 +2419,21 @@ final class StreamEngine: @unchecked Sendable {
             // blank) and bytes that decide the line or are spaces too: with
             // them it is no fence either. Spaces up to the items' and the
             // fence's indentation are not content.
-            guard let (node, tip, need) = trailingFencedCode(), node == last else { return false }
+            guard let (node, tip, need) = trailingFencedCode(quotes: true), node == last else { return false }
+            if need < 0 {
+                // In block quotes: a line of markers and spaces so far (shown
+                // as an empty line of the code), then bytes that complete
+                // them and decide the line with content.
+                var line = take(&decidedScratch)
+                defer { decidedScratch = line }
+                line.truncate(to: 0)
+                line.append(contentsOf: storage.source[Int(lineStart)..<sourceCount])
+                line.append(contentsOf: bytes)
+                let soFar = sourceCount - Int(lineStart)
+                guard let strip = line.withUnsafeBufferPointer({ quotedCodeLinePrefix(tip, $0) }), strip >= soFar,
+                      strip == line.count || StreamEngine.decidesCodeLine(line[strip...]) else { return false }
+                drop = strip - soFar
+            } else {
             let stays = tabIndentedCodeLine(tip, need: need, first: storage.source[Int(lineStart)])
                 || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], bytes)
             guard stays || (spaces && parser.blocks[Int(tip)].kind == .codeBlock) else { return false }
@@ -2437,6 +2452,7 @@ final class StreamEngine: @unchecked Sendable {
             while drop < missing && drop < bytes.count && isSpaceOrTab(bytes[drop]) {
                 if bytes[drop] == 0x09 { return false }
                 drop += 1
+            }
             }
         }
         // (It writes the literal's last byte, the line feed it moves, and
@@ -2461,7 +2477,10 @@ final class StreamEngine: @unchecked Sendable {
     /// yet (no line after the opener): its node, the parser's block, and
     /// the columns of item indentation a line needs to stay in the items
     /// (0 at the top level).
-    private func trailingFencedCode(empty: Bool = false) -> (node: Int, block: Int32, need: Int)? {
+    /// With `quotes`, also a fenced code block in block quotes (with list
+    /// items or not): its `need` is then -1, and `quotedCodeLinePrefix`
+    /// reads a new line's markers.
+    private func trailingFencedCode(empty: Bool = false, quotes: Bool = false) -> (node: Int, block: Int32, need: Int)? {
         let last = storage.nodes.count - 1
         guard last >= settledNodeCount, last > 0, !lastTailIDs.isEmpty else { return nil }
         let code = storage.nodes[last]
@@ -2478,8 +2497,84 @@ final class StreamEngine: @unchecked Sendable {
               Int(blk.start) == Int(code.start) else { return nil }
         if blk.parent == 0 && code.parent == 0 { return (last, tip, 0) }
         // In list items: each item's content column, added up.
-        guard blk.kind == .codeBlock, let need = itemIndentation(blk.parent, code.parent) else { return nil }
-        return (last, tip, need)
+        guard blk.kind == .codeBlock else { return nil }
+        if let need = itemIndentation(blk.parent, code.parent) { return (last, tip, need) }
+        guard quotes, quoteChain(blk.parent, code.parent) else { return nil }
+        return (last, tip, -1)
+    }
+
+    /// Whether the blocks from `block` (and its node `node`) up to the root
+    /// are block quotes (alerts), list items and lists, with at least one
+    /// quote, and the nodes follow the blocks; each quote's and item's
+    /// block is then in `containerChain`, innermost first.
+    private func quoteChain(_ block: Int32, _ node: Int32) -> Bool {
+        containerChain.truncate(to: 0)
+        var quotes = 0
+        var b = block
+        var n = node
+        while b > 0 {
+            let blk = parser.blocks[Int(b)]
+            guard n > 0, storage.nodes[Int(n)].kind == blk.kind else { return false }
+            switch blk.kind {
+            case .blockQuote, .alert:
+                quotes += 1
+                containerChain.append(b)
+            case .item:
+                containerChain.append(b)
+            case .list:
+                break
+            default:
+                return false
+            }
+            b = blk.parent
+            n = storage.nodes[Int(n)].parent
+        }
+        return b == 0 && n == 0 && quotes > 0
+    }
+    @exclusivity(unchecked) private var containerChain: [Int32] = []
+
+    /// For the trailing fenced code block `tip` in the containers
+    /// `quoteChain` found: how many bytes at the start of a new line,
+    /// `bytes`, are those containers' markers and indentation (a quote's
+    /// `>` after up to three spaces and the space after it, an item's
+    /// content column in spaces) and then the fence's indentation, as the
+    /// block parser reads them — the rest is the line's content (all of
+    /// `bytes`: none yet, an empty line of the code so far); nil when one
+    /// is missing or a tab is among them (columns: the exact way).
+    private func quotedCodeLinePrefix(_ tip: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        for k in containerChain.indices.reversed() {
+            let blk = parser.blocks[Int(containerChain[k])]
+            if blk.kind == .item {
+                let need = Int(blk.markerOffset + blk.padding)
+                for _ in 0..<need {
+                    if i == bytes.count {
+                        // A blank line so far: it stays in the items (they
+                        // hold the code), not in a quote inside them.
+                        for inner in containerChain[..<k] where parser.blocks[Int(inner)].kind != .item { return nil }
+                        return i
+                    }
+                    guard bytes[i] == 0x20 else { return nil }
+                    i += 1
+                }
+            } else {
+                var spaces = 0
+                while spaces < 4 && i + spaces < bytes.count && bytes[i + spaces] == 0x20 { spaces += 1 }
+                guard spaces <= 3, i + spaces < bytes.count, bytes[i + spaces] == UInt8(ascii: ">") else { return nil }
+                i += spaces + 1
+                if i < bytes.count {
+                    guard bytes[i] != 0x09 else { return nil }
+                    if bytes[i] == 0x20 { i += 1 }
+                }
+            }
+        }
+        var fence = Int(parser.blocks[Int(tip)].fenceOffset)
+        while fence > 0 && i < bytes.count && bytes[i] == 0x20 {
+            i += 1
+            fence -= 1
+        }
+        guard i == bytes.count || bytes[i] != 0x09 else { return nil }
+        return i
     }
 
     /// The columns of item indentation a line needs to stay in the lists
@@ -2713,14 +2808,18 @@ final class StreamEngine: @unchecked Sendable {
     /// fence): the parser consumes the line; the literal already ends with
     /// its line feed, so only the root's end moves.
     private func appendCodeLineFeed() -> Bool {
-        guard !publishedPending, !placeholderShown, let (last, tip, need) = trailingFencedCode() else { return false }
+        guard !publishedPending, !placeholderShown, let (last, tip, need) = trailingFencedCode(quotes: true) else { return false }
         let sourceCount = storage.source.count
         let code = storage.nodes[last]
+        // (In quotes, `need` < 0: a line with a byte that is not a space,
+        // a tab, a fence character or `>` — not in the markers, then — is
+        // shown as a line of the code and stays one.)
         guard Int(code.end) == sourceCount, let lineStart = storage.lineStarts.last, Int(lineStart) < sourceCount,
               Int(code.start) < Int(lineStart),
               StreamEngine.decidesCodeLine(storage.source[Int(lineStart)..<sourceCount])
-                || tabIndentedCodeLine(tip, need: need, first: storage.source[Int(lineStart)])
-                || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount], UnsafeBufferPointer(start: nil, count: 0)),
+                || (need >= 0 && (tabIndentedCodeLine(tip, need: need, first: storage.source[Int(lineStart)])
+                    || fenceCharsStayContent(tip, need: need, storage.source[Int(lineStart)..<sourceCount],
+                                             UnsafeBufferPointer(start: nil, count: 0)))),
               htmlLineKeepsBlockOpen(tip, storage.source[Int(lineStart)..<sourceCount])
         else { return false }
         consumeLineFeed()
@@ -2863,9 +2962,18 @@ final class StreamEngine: @unchecked Sendable {
     /// it (see `decidesCodeLine`): the line joins the literal, less the
     /// fence's indentation.
     private func appendNewCodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096, let (last, tip, need) = trailingFencedCode(empty: true),
+        guard afterCodeLineFeed, !bytes.isEmpty, bytes.count <= 4096,
+              let (last, tip, need) = trailingFencedCode(empty: true, quotes: true),
               storage.source.last == 0x0A else { return false }
         for b in bytes where b == 0x0A || b == 0x0D || b == 0 { return false }
+        if need < 0 {
+            // In block quotes: the markers, then content that decides the
+            // line, or none yet (an empty line of the code so far).
+            guard let strip = quotedCodeLinePrefix(tip, bytes), Normalizer.isClean(bytes),
+                  strip == bytes.count || StreamEngine.decidesCodeLine(UnsafeBufferPointer(rebasing: bytes[strip...]))
+            else { return false }
+            return appendCodeLine(bytes, strip: strip, last: last)
+        }
         // (A line of spaces so far is a blank code line; not in an HTML
         // block, which a blank line may end.)
         var allSpaces = true
@@ -2885,6 +2993,12 @@ final class StreamEngine: @unchecked Sendable {
             strip += 1
         }
         guard strip >= need || strip == bytes.count else { return false }
+        return appendCodeLine(bytes, strip: strip, last: last)
+    }
+
+    /// Appends the first bytes of a line of the trailing code block `last`:
+    /// from `strip` on, content of its literal.
+    private func appendCodeLine(_ bytes: UnsafeBufferPointer<UInt8>, strip: Int, last: Int) -> Bool {
         reclaim(nodesFrom: last, endsOf: last)
         storage.source.append(contentsOf: bytes)
         stableCount = storage.source.count
@@ -3842,6 +3956,10 @@ final class StreamEngine: @unchecked Sendable {
     /// Whether the trailing paragraph's last line was not decided when the
     /// last snapshot recorded it (see `recordTrailingParagraph`).
     @exclusivity(unchecked) private var trailingParagraphUndecided = false
+    /// What the trailing paragraph's last line may follow (`lineDecided`'s
+    /// `context`); set with `trailingParagraphUndecided` by
+    /// `recordTrailingParagraph`.
+    @exclusivity(unchecked) private var trailingParagraphContext = LineContext.anyContainer
     @exclusivity(unchecked) private var decidedScratch: [UInt8] = []
 
     /// Whether the trailing paragraph's last line, with `bytes` appended, is
@@ -3859,7 +3977,9 @@ final class StreamEngine: @unchecked Sendable {
         decidedScratch.truncate(to: 0)
         decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
         decidedScratch.append(contentsOf: bytes)
-        let decided = decidedScratch.withUnsafeBufferPointer { StreamEngine.lineDecided($0, 0, $0.count) }
+        let decided = decidedScratch.withUnsafeBufferPointer {
+            StreamEngine.lineDecided($0, 0, $0.count, context: trailingParagraphContext)
+        }
         if decided {
             trailingParagraphUndecided = false
             return true
@@ -3925,6 +4045,7 @@ final class StreamEngine: @unchecked Sendable {
     private func recordTrailingParagraph(_ p: BlockParser, partialLineStart: Int, sourceCount: Int) {
         trailingParagraphNode = 0
         trailingParagraphUndecided = false
+        trailingParagraphContext = .anyContainer
         undecidedMathLine = -1
         trailingParagraphLines.truncate(to: 0)
         let tip = p.tip
@@ -3950,7 +4071,11 @@ final class StreamEngine: @unchecked Sendable {
         // A line that is a paragraph line now but may still become something
         // else (`**`, `1`, `$$x`) is recorded too: the fast paths take it
         // once the bytes appended make it decided (`leafLineDecided`).
-        trailingParagraphUndecided = !StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount)
+        // (What the paragraph's parent is says what its first line may
+        // follow: in the document `[x] ` and `[!NOTE]` are text.)
+        trailingParagraphContext = LineContext(parent: p.blocks[Int(blk.parent)].kind)
+        trailingParagraphUndecided = !StreamEngine.lineDecided(p.s, Int(lastLine.start), sourceCount,
+                                                               context: trailingParagraphContext)
         // Only a paragraph that starts on the undecided line: with lines
         // before it, the snapshot may have read the line as a setext
         // underline and taken definitions out of the paragraph early (the
@@ -3993,7 +4118,11 @@ final class StreamEngine: @unchecked Sendable {
     /// followed by more (`[!NOTE] ` may still end its line and make its
     /// quote an alert), and a task's box (`[ ]`, `[x]`, `[X]` then a space
     /// or tab) stays undecided (after a list marker it is not text).
-    static func labelRulesOutDefinition(_ s: Bytes, _ start: Int, _ end: Int, strict: Bool) -> Bool {
+    /// A box follows only a list item's marker, an alert's marker only a
+    /// `>`: `context` says which may precede the line (`LineContext`), and
+    /// `]` then a space or tab rules out the rest of what is not possible.
+    static func labelRulesOutDefinition(_ s: Bytes, _ start: Int, _ end: Int, strict: Bool,
+                                        context: LineContext = .anyContainer) -> Bool {
         // `[^`: a footnote's definition too, whose label the block parser
         // reads its own way (up to `]`, a space or a tab; `[` and
         // backslashes in it), when footnotes are on.
@@ -4009,7 +4138,10 @@ final class StreamEngine: @unchecked Sendable {
                 let c = s[i + 1]
                 if c == UInt8(ascii: ":") { return false }
                 guard strict, isSpaceOrTab(c) else { return true }
-                if i == start + 2 && (s[start + 1] == 0x20 || s[start + 1] | 0x20 == UInt8(ascii: "x")) { return false }
+                if i == start + 2 && (s[start + 1] == 0x20 || s[start + 1] | 0x20 == UInt8(ascii: "x")) {
+                    return context == .quote || context == .document
+                }
+                guard s[start + 1] == UInt8(ascii: "!"), context == .quote || context == .anyContainer else { return true }
                 var k = i + 1
                 while k < end && isSpaceOrTab(s[k]) { k += 1 }
                 return k < end
@@ -4070,7 +4202,9 @@ final class StreamEngine: @unchecked Sendable {
     /// bytes appended to it (without a line ending) can make it a thematic
     /// break, a setext underline, a table delimiter row, a list item, a
     /// heading, a fence, an HTML block, a math block or a definition.
-    static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int) -> Bool {
+    /// `context`: what the line may begin right after (a list item's marker
+    /// may make `[x] ` a task's box, a `>` `[!NOTE]` an alert's marker).
+    static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int, context: LineContext = .anyContainer) -> Bool {
         guard start < end else { return false }
         var other = false
         for i in start..<end {
@@ -4121,13 +4255,30 @@ final class StreamEngine: @unchecked Sendable {
             return s[i] != UInt8(ascii: "[") || (i - start <= 2 && BlockParser.mathBlockStartRuledOut(s, start, end))
         case UInt8(ascii: "["):
             // (A definition, a footnote's, a task's box, an alert's marker.)
-            return labelRulesOutDefinition(s, start, end, strict: true)
+            return labelRulesOutDefinition(s, start, end, strict: true, context: context)
         case UInt8(ascii: "<"):
             return BlockScan.htmlBlockStartRuledOut(s, start, end)
         case UInt8(ascii: ">"), 0x20, 0x09:
             return false
         default:
             return true
+        }
+    }
+
+    /// What a line's content may follow on its line, as far as `[` goes: a
+    /// list item's marker (then `[ ] `, `[x] ` may be a task's box), a `>`
+    /// (then `[!NOTE]` may be an alert's marker), neither (a paragraph of
+    /// the document or of a footnote's definition), or either (unknown).
+    enum LineContext: UInt8 {
+        case anyContainer, item, quote, document
+
+        init(parent: NodeKind) {
+            switch parent {
+            case .item: self = .item
+            case .blockQuote, .alert: self = .quote
+            case .document, .footnoteDefinition: self = .document
+            default: self = .anyContainer
+            }
         }
     }
 
@@ -5264,7 +5415,7 @@ final class StreamEngine: @unchecked Sendable {
         // a line that took the exact way), the next line's first bytes may
         // take the new-code-line path, as after `appendCodeLineFeed`.
         afterCodeLineFeed = !finalInput && pending.isEmpty && storage.source.last == 0x0A
-            && (trailingFencedCode(empty: true) != nil || trailingIndentedCode() != nil)
+            && (trailingFencedCode(empty: true, quotes: true) != nil || trailingIndentedCode() != nil)
         return lastUpdate
     }
 
