@@ -211,20 +211,42 @@ extension InlineParser {
         var run = pos
         while run < n && c[run] == UInt8(ascii: "$") { run += 1 }
         let count = run - pos
+        // (A closing `$` may still arrive: a run at the end, or an opener
+        // with no closer yet. A closer found is the first, and stays so;
+        // a run that cannot open — `$` then a space, `$$$` — never will.)
+        var mayClose = run >= n
         if count == 2 {
-            if let i = mathScan.next(.double, after: run, in: self), !isBlank(run, i) {
-                appendMath(pos, run, i, i + 2, display: true, undouble: false)
-                return i + 2
+            if let i = mathScan.next(.double, after: run, in: self) {
+                if !isBlank(run, i) {
+                    appendMath(pos, run, i, i + 2, display: true, undouble: false)
+                    return i + 2
+                }
+            } else {
+                mayClose = true
             }
         } else if count == 1 && run < n && !isMathSpace(c[run]) {
             if let i = mathScan.next(.single, after: run, in: self) {
                 appendMath(pos, run, i, i + 1, display: false, undouble: false)
                 return i + 1
             }
+            mayClose = true
         }
-        blocked = true  // a closing `$` may still arrive
+        if mayClose { blocked = true }
         appendText(pos, run)
         return run
+    }
+
+    /// At a backslash before `\\`, `(` or `[` that opened no math: whether
+    /// it may still (no closer yet; for `\\`, no byte after it yet).
+    func mathMayStillClose(_ pos: Int) -> Bool {
+        let next = c[pos + 1]
+        if next == UInt8(ascii: "\\") {
+            guard pos + 2 < n else { return true }
+            let open = c[pos + 2]
+            guard open == UInt8(ascii: "(") || open == UInt8(ascii: "[") else { return false }
+            return mathScan.next(open == UInt8(ascii: "[") ? .doubledBracket : .doubledParen, after: pos + 3, in: self) == nil
+        }
+        return mathScan.next(next == UInt8(ascii: "[") ? .bracket : .paren, after: pos + 2, in: self) == nil
     }
 
     @inline(__always) func isMathSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A }
@@ -340,16 +362,23 @@ struct MathScan {
         return i < list.count ? list[i] : nil
     }
 
+    /// The position `alphanumeric` counts from: the first asked for (a
+    /// resumed parse counts from where it resumed, not from the leaf's
+    /// start, which made every append of a long streamed paragraph with
+    /// backslash math cost the paragraph).
+    var alphanumericBase = 0
+
     mutating func alphanumericCount(_ a: Int, _ b: Int, in parser: InlineParser) -> Int {
-        if alphanumeric == nil {
-            var prefix = [Int32](repeating: 0, count: parser.n + 1)
-            for i in 0..<parser.n {
+        if alphanumeric == nil || a < alphanumericBase {
+            alphanumericBase = a
+            var prefix = [Int32](repeating: 0, count: parser.n - a + 1)
+            for i in a..<parser.n {
                 let ch = parser.c[i]
-                prefix[i + 1] = prefix[i] + (isASCIIAlphanumeric(ch) || ch >= 0x80 ? 1 : 0)
+                prefix[i - a + 1] = prefix[i - a] + (isASCIIAlphanumeric(ch) || ch >= 0x80 ? 1 : 0)
             }
             alphanumeric = prefix
         }
-        return Int(alphanumeric![b] - alphanumeric![a])
+        return Int(alphanumeric![b - alphanumericBase] - alphanumeric![a - alphanumericBase])
     }
 
     /// The closers of `kind` at or after `from`.

@@ -680,11 +680,13 @@ final class InlineParser {
             }
             if isASCIIPunctuation(next) {
                 if options.contains(.math) && (next == UInt8(ascii: "\\") || next == UInt8(ascii: "(") || next == UInt8(ascii: "[")) {
-                    blocked = true  // math that may still close (set even when it closes: conservative)
+                    // (Math that may still close: no closer yet. One found
+                    // is the first, and stays so whatever follows.)
+                    if let e = next == UInt8(ascii: "\\") ? doubledMathParen(pos) : mathParen(pos, display: next == UInt8(ascii: "[")) {
+                        return e
+                    }
+                    if mathMayStillClose(pos) { blocked = true }
                 }
-                if options.contains(.math), next == UInt8(ascii: "\\"), let e = doubledMathParen(pos) { return e }
-                if options.contains(.math), next == UInt8(ascii: "("), let e = mathParen(pos, display: false) { return e }
-                if options.contains(.math), next == UInt8(ascii: "["), let e = mathParen(pos, display: true) { return e }
                 var t = InlineNode(kind: .text, start: pos, end: pos + 2)
                 t.a = sourceRef(pos + 1, pos + 2)
                 append(t)
@@ -1069,7 +1071,10 @@ final class InlineParser {
             // byte after `]` is there and starts none (a label that no
             // definition matches yet is the block's business: a definition
             // after the paragraph cannot be in it).
-            if after >= n || c[after] == UInt8(ascii: "(") || c[after] == UInt8(ascii: "[") { blocked = true }
+            // (A label after it that closed decides: whether a definition
+            // matches it is the block's business too.)
+            if after >= n || c[after] == UInt8(ascii: "(")
+                || (c[after] == UInt8(ascii: "[") && LinkScan.label(c, after, n) == nil && blankLabelEnd(after) == nil) { blocked = true }
             popBracket()
             appendText(pos, after)
             return after
@@ -1178,9 +1183,42 @@ final class InlineParser {
             append(node)
             return e
         }
-        blocked = true  // an autolink or tag may still close
+        // An autolink or tag may still close — unless the bytes after `<`
+        // rule both out (`a < b`, `a <= b`).
+        if lessThanMayStillClose(pos) { blocked = true }
         appendText(pos, pos + 1)
         return pos + 1
+    }
+
+    /// At a `<` that opened no autolink or raw HTML: whether more bytes may
+    /// make it one. After a letter, `/`, `!` or `?` a tag may (its
+    /// attributes may hold spaces); after another byte only an e-mail
+    /// autolink may, while the bytes after `<` that could be in one reach
+    /// the end.
+    func lessThanMayStillClose(_ pos: Int) -> Bool {
+        guard pos + 1 < n else { return true }
+        let b = c[pos + 1]
+        if isASCIILetter(b) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!") || b == UInt8(ascii: "?") { return true }
+        var i = pos + 1
+        while i < n && (InlineParser.isEmailLocalByte(c[i]) || c[i] == UInt8(ascii: "@")) { i += 1 }
+        return i == n
+    }
+
+    /// Whether `b` may be in the local part of an e-mail autolink (letters,
+    /// digits and `.!#$%&'*+/=?^_`{|}~-`; its domain's bytes are among them).
+    @inline(__always)
+    static func isEmailLocalByte(_ b: UInt8) -> Bool {
+        if b >= 0x80 { return false }
+        if isASCIILetter(b) || isASCIIDigit(b) { return true }
+        switch b {
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "."), UInt8(ascii: "#"),
+             UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+             UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Entities decoded, backslashes kept (autolinks).
