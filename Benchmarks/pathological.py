@@ -229,6 +229,22 @@ CASES = [
     # every snapshot parsed every definition so far (2,000: 2.6 s).
     ("stream: n lines of reference definitions (block)", 2_000,
      lambda n: "".join(f"[s{i}]: https://example.com/{i} \"Source {i}\"\n" for i in range(n)), "stream", GFM),
+    # Session 27's shapes, each a snapshot or a parse of the whole block per
+    # append before it: a paragraph that starts like a task's box, a fenced
+    # code block in a quote, and paragraphs with a construct that can no
+    # longer close (`a < b`, closed backslash math, `[doc][ref]`) or that
+    # may still (a price, a stray backtick: held across resume points).
+    ("stream: paragraph that starts with [x] (block)", 1_000, lambda n: "[x] " + "word *em* `c` " * n, "stream", GFM),
+    ("stream: code block of n lines in a quote (block)", 2_000,
+     lambda n: "> ```swift\n" + "> let x = compute(1) + value\n" * n, "stream", GFM),
+    ("stream: comparisons a < b, c > d", 2_000, lambda n: "if a < b and c > d then " * n, "stream", GFM),
+    ("stream: escapes and backslash math", 2_000, lambda n: "a \\*b\\* c\\_d \\[e\\] " * n, "stream", GFM),
+    ("stream: full references without definitions", 2_000, lambda n: "see [doc][ref] and " * n, "stream", GFM),
+    ("stream: a price, then sentences", 2_000, lambda n: "It costs $5 today. " + "Then word *em* text. " * n,
+     "stream", GFM),
+    ("stream: prices", 2_000, lambda n: "It costs $5 and then $6 more. " * n, "stream", GFM),
+    ("stream: a stray backtick, then sentences", 2_000, lambda n: "Use the ` key. " + "Then word *em* text. " * n,
+     "stream", GFM),
     # CJK text with emphasis between spaces, one paragraph: quadratic until
     # session 25 (the clean point stayed at the first opener when every
     # character starts a word; a split character after `** ` dropped the

@@ -231,9 +231,23 @@ extension InlineParser {
             }
             mayClose = true
         }
-        if mayClose { blocked = true }
+        if mayClose {
+            holdOpen(run >= n ? HeldOpen.dollar | HeldOpen.dollars : count == 2 ? HeldOpen.dollars : HeldOpen.dollar, at: pos,
+                     price: count == 1 && run < n && isASCIIDigit(c[run]))
+        }
         appendText(pos, run)
         return run
+    }
+
+    /// A math opener at the backslash at `pos` that may still close.
+    func holdOpenMath(_ pos: Int) {
+        let next = c[pos + 1]
+        if next == UInt8(ascii: "\\") {
+            guard pos + 2 < n else { return holdOpen(HeldOpen.doubledParen | HeldOpen.doubledBracket, at: pos) }
+            holdOpen(c[pos + 2] == UInt8(ascii: "[") ? HeldOpen.doubledBracket : HeldOpen.doubledParen, at: pos)
+        } else {
+            holdOpen(next == UInt8(ascii: "[") ? HeldOpen.bracket : HeldOpen.paren, at: pos)
+        }
     }
 
     /// At a backslash before `\\`, `(` or `[` that opened no math: whether
@@ -250,6 +264,19 @@ extension InlineParser {
     }
 
     @inline(__always) func isMathSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A }
+
+    /// Whether the `$` at `i` (≥ 1) may close `$…$`: not escaped, not in a
+    /// run of two, not after a space, not before a digit (a `$` at the end
+    /// may: what follows is not there yet).
+    @inline(__always) func closesSingleDollar(_ i: Int) -> Bool {
+        let dollar = UInt8(ascii: "$")
+        if isEscaped(i) { return false }
+        if i + 1 < n && c[i + 1] == dollar { return false }
+        if c[i - 1] == dollar && !isEscaped(i - 1) { return false }
+        if isMathSpace(c[i - 1]) { return false }
+        if i + 1 < n && isASCIIDigit(c[i + 1]) { return false }
+        return true
+    }
 
     /// Backslash-delimited math needs a letter or digit inside, so that
     /// runs of escaped punctuation such as `\[\\\]` (CommonMark example
@@ -388,12 +415,7 @@ struct MathScan {
         let dollar = UInt8(ascii: "$"), backslash = UInt8(ascii: "\\")
         switch kind {
         case .single:
-            for i in max(1, from)..<max(1, n, from) where c[i] == dollar {
-                if p.isEscaped(i) { continue }
-                if i + 1 < n && c[i + 1] == dollar { continue }
-                if c[i - 1] == dollar && !p.isEscaped(i - 1) { continue }
-                if p.isMathSpace(c[i - 1]) { continue }
-                if i + 1 < n && isASCIIDigit(c[i + 1]) { continue }
+            for i in max(1, from)..<max(1, n, from) where c[i] == dollar && p.closesSingleDollar(i) {
                 out.append(i)
             }
         case .double:

@@ -178,6 +178,20 @@ final class InlineParser {
     /// A construct that later bytes could still close was left as text
     /// since the parse (re)started.
     @exclusivity(unchecked) var blocked = false
+    /// Constructs left open since the parse (re)started that a resume point
+    /// may hold (`HeldOpen` bits; backtick runs also by length in
+    /// `openTicks`, bit `min(length, 63)`), and where the last one is.
+    @exclusivity(unchecked) var openKinds: UInt8 = 0
+    @exclusivity(unchecked) var openTicks: UInt64 = 0
+    @exclusivity(unchecked) var lastOpenAt = -1
+    /// The open constructs the resume point holds: a math opener with no
+    /// closer yet (`$5 and`), a backtick run with none (a stray `` ` ``).
+    /// Like held brackets, a resume point holds them once it is 128 bytes
+    /// past the last; a resumed parse that finds what may close one (a
+    /// closer the batch parse would give it) starts again from the clean
+    /// point, where none is held (`heldConstructMayClose`).
+    @exclusivity(unchecked) var resumeHeld: UInt8 = 0
+    @exclusivity(unchecked) var resumeHeldTicks: UInt64 = 0
     /// An extended autolink since the restart may still grow: a resume
     /// point must follow a space or tab.
     @exclusivity(unchecked) var autolinkMayGrow = false
@@ -260,6 +274,9 @@ final class InlineParser {
         restartFromClean = false
         restarted = false
         blocked = false
+        openKinds = 0
+        openTicks = 0
+        lastOpenAt = -1
         autolinkMayGrow = false
         // The start of the last word: at a character that is not a space or
         // tab, past the resume point.
@@ -319,7 +336,12 @@ final class InlineParser {
         content.withUnsafeBufferPointer { buffer in
             c = UnsafeBufferPointer(rebasing: buffer[0..<length])
             n = length
-            parseContent(from: start)
+            // (What may close a held construct: again from the clean point.)
+            if start > 0 && resumeHeld != 0 && heldConstructMayClose(from: start) {
+                restartFromClean = true
+            } else {
+                parseContent(from: start)
+            }
             if restartFromClean {
                 // A `]` took a bracket from before the resume point: again
                 // from the clean point (before every bracket left open),
@@ -368,6 +390,68 @@ final class InlineParser {
             && (isSpaceOrTab(before) || before == 0x0A || before >= 0x80)
     }
 
+    /// Kinds of open constructs a resume point may hold (`resumeHeld`).
+    enum HeldOpen {
+        static let dollar: UInt8 = 1          // `$` with no closer yet
+        static let dollars: UInt8 = 2         // `$$`
+        static let backticks: UInt8 = 4       // a run with none (lengths in the ticks)
+        static let paren: UInt8 = 8           // `\(`
+        static let bracket: UInt8 = 16        // `\[`
+        static let doubledParen: UInt8 = 32   // `\\(`
+        static let doubledBracket: UInt8 = 64 // `\\[`
+    }
+
+    /// A construct at `pos` that later bytes may still close was left as
+    /// text (a backtick run: of `run` backticks).
+    /// (A `$` before a digit is a price nearly always, and a resume point
+    /// holds it right away: `$5 and $6 and …` would otherwise keep every
+    /// resume point within 128 bytes of the last. Others wait, as a span
+    /// being typed closes soon: its closer would restart the parse.)
+    @inline(__always)
+    func holdOpen(_ kind: UInt8, at pos: Int, run: Int = 0, price: Bool = false) {
+        if !price { lastOpenAt = pos }
+        openKinds |= kind
+        if run > 0 { openTicks |= 1 << UInt64(min(run, 63)) }
+    }
+
+    /// Whether `c[from..<n]` holds what closes a construct held open across
+    /// the resume point in the batch parse of the content as it is now: for
+    /// `$`, a `$` that may close (`$$` for `$$`); for a backtick run, one
+    /// as long; for `\(`, `\[`, `\\(`, `\\[`, their closers. None was there
+    /// when it was held, up to the end of the content then; what may still
+    /// become one at the end (a run that grows, a backslash) is looked at
+    /// again by the next call, which resumes before it.
+    private func heldConstructMayClose(from: Int) -> Bool {
+        let held = resumeHeld
+        let backslash = UInt8(ascii: "\\"), dollar = UInt8(ascii: "$")
+        var i = max(from, 1)
+        while i < n {
+            let b = c[i]
+            if b == dollar {
+                if held & HeldOpen.dollars != 0 && i + 1 < n && c[i + 1] == dollar && !isEscaped(i) { return true }
+                if held & HeldOpen.dollar != 0 && closesSingleDollar(i) { return true }
+            } else if b == UInt8(ascii: "`") {
+                var e = i
+                while e < n && c[e] == UInt8(ascii: "`") { e += 1 }
+                if held & HeldOpen.backticks != 0 && resumeHeldTicks & (1 << UInt64(min(e - i, 63))) != 0 { return true }
+                i = e
+                continue
+            } else if b == backslash && held & (HeldOpen.paren | HeldOpen.bracket | HeldOpen.doubledParen | HeldOpen.doubledBracket) != 0 {
+                guard i + 1 < n else { break }
+                let d = c[i + 1]
+                if (d == UInt8(ascii: ")") && held & HeldOpen.paren != 0) || (d == UInt8(ascii: "]") && held & HeldOpen.bracket != 0) {
+                    if !isEscaped(i) { return true }
+                }
+                if d == backslash && held & (HeldOpen.doubledParen | HeldOpen.doubledBracket) != 0 {
+                    if i + 2 < n, (c[i + 2] == UInt8(ascii: ")") && held & HeldOpen.doubledParen != 0)
+                        || (c[i + 2] == UInt8(ascii: "]") && held & HeldOpen.doubledBracket != 0) { return true }
+                }
+            }
+            i += 1
+        }
+        return false
+    }
+
     /// At `barrierTarget`: makes it the resume point when nothing before it
     /// can change but through an opener a later closer takes — processing
     /// now the closers before it, which gives what processing them at the
@@ -375,6 +459,9 @@ final class InlineParser {
     /// it), and keeping the openers left over for the next call.
     private func tryResumePoint(at pos: Int) {
         guard !blocked else { return }
+        if openKinds != 0 {
+            guard !restarted, lastOpenAt < 0 || pos - lastOpenAt >= 128 else { return }
+        }
         if autolinkMayGrow && !isSpaceOrTab(c[pos - 1]) { return }
         // Brackets are held only once the text after the last one is longer
         // than a link's usually is: a `]` that takes a held bracket starts
@@ -436,6 +523,10 @@ final class InlineParser {
         resumePosition = pos
         resumeNodeCount = nodes.count
         resumeLast = nodes[0].last
+        resumeHeld |= openKinds
+        resumeHeldTicks |= openTicks
+        openKinds = 0
+        openTicks = 0
         resumeBracketCount = brackets.count
         bracketsHeld = brackets.count
         resumeTopBracketAfter = brackets.last?.bracketAfter ?? false
@@ -446,7 +537,7 @@ final class InlineParser {
         if !brackets.isEmpty {
             brackets.withUnsafeMutableBufferPointer { b in for k in b.indices { b[k].delimiterBottom = -1 } }
         }
-        if w == 0 && brackets.isEmpty {
+        if w == 0 && brackets.isEmpty && resumeHeld == 0 {
             cleanPosition = pos
             cleanNodeCount = nodes.count
             cleanLast = resumeLast
@@ -479,6 +570,9 @@ final class InlineParser {
         touchedResumeOpeners = true
         touchedFloor = .max
         blocked = false
+        openKinds = 0
+        openTicks = 0
+        lastOpenAt = -1
         autolinkMayGrow = false
         return start
     }
@@ -487,6 +581,8 @@ final class InlineParser {
     /// the clean point).
     private func forgetResumeOpeners() {
         resumeOpenerCount = 0
+        resumeHeld = 0
+        resumeHeldTicks = 0
         resumeBracketCount = 0
         resumeTopBracketAfter = false
         resumeLinksInactiveBelow = 0
@@ -685,7 +781,7 @@ final class InlineParser {
                     if let e = next == UInt8(ascii: "\\") ? doubledMathParen(pos) : mathParen(pos, display: next == UInt8(ascii: "[")) {
                         return e
                     }
-                    if mathMayStillClose(pos) { blocked = true }
+                    if mathMayStillClose(pos) { holdOpenMath(pos) }
                 }
                 var t = InlineNode(kind: .text, start: pos, end: pos + 2)
                 t.a = sourceRef(pos + 1, pos + 2)
@@ -716,7 +812,8 @@ final class InlineParser {
             if close == nil { scanBacktickRuns(from: e) }
         }
         guard let close else {
-            blocked = true  // a closing run may still arrive
+            // A closing run may still arrive.
+            holdOpen(HeldOpen.backticks, at: pos, run: length)
             appendText(pos, e)
             return e
         }
