@@ -696,14 +696,16 @@ import Testing
     /// b`), backslash math with its closer (`\\[e\\]`: the first closer
     /// stays the first), a reference whose label after `]` closed
     /// (`[doc][ref]`, which only a definition — the block's business —
-    /// can change), `$` before a space, `$$$`. Until session 27 each of
+    /// can change), `$` before a space, `$$$`, a `<` whose bytes after it
+    /// can no longer start a tag or an autolink (`x<y then 3`). Until session 27 each of
     /// them made every later append parse the paragraph from before it
     /// again (`if a < b and c > d` × 2,000: 1,755 M instructions, ×4 on
     /// doubling); backslash math also counted letters from the paragraph's
     /// start on every parse.
     @Test func constructsThatCanNoLongerCloseLetTheParseResume() {
         let units = ["if a < b and c > d then ", "x \\[e\\] and \\(f\\) y \\\\[g\\\\] ", "see [doc][ref] and [x][] ",
-                     "costs $ 5 or $$$ and a\\\\b ", "a <= b, c <- d, <3 and <> "]
+                     "costs $ 5 or $$$ and a\\\\b ", "a <= b, c <- d, <3 and <> ",
+                     "if x<y then 3 *more*, ", "x </a b> and <a b=c d=\"e\" 5> or <h:x y z,> *e* "]
         for unit in units {
             var stream = MarkdownStream()
             let text = Array(String(repeating: unit, count: 300).utf8)
@@ -719,6 +721,7 @@ import Testing
         // What may still close keeps the parse before it, and closes right.
         let docs = units.map { String(repeating: $0, count: 6) } + [
             "a < b then <span>x</span> and <a\nhref=\"u\">l</a> <b and c > d",
+            "x<y then more text and <a href=\"u v\" title='w x'\n data-k=l> t </a > <br/> <b / > <i\n> z <u:v a.b=c> q",
             "x \\[e\\] y \\[ open *a* \\] z \\(f g\\) \\\\(h\\\\) \\[ \\] \\[!\\]",
             "[a][b] *c* [d][e *f* g] [h][ i ] [j][]\n\n[b]: /u\n[e *f* g]: /v\n",
             "$5 and *x* $ 6 and $$ $$ y$ z $$a$$ $$$b$$$",

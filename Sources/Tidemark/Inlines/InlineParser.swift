@@ -1288,34 +1288,16 @@ final class InlineParser {
     }
 
     /// At a `<` that opened no autolink or raw HTML: whether more bytes may
-    /// make it one. After a letter, `/`, `!` or `?` a tag may (its
-    /// attributes may hold spaces); after another byte only an e-mail
-    /// autolink may, while the bytes after `<` that could be in one reach
-    /// the end.
+    /// make it one — what follows it so far is the start of a tag (its
+    /// attributes may hold spaces: `x<y then z` may still be one), of a
+    /// comment, a declaration or an instruction (`<!`, `<?`), or of an
+    /// autolink.
     func lessThanMayStillClose(_ pos: Int) -> Bool {
         guard pos + 1 < n else { return true }
         let b = c[pos + 1]
-        if isASCIILetter(b) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!") || b == UInt8(ascii: "?") { return true }
-        var i = pos + 1
-        while i < n && (InlineParser.isEmailLocalByte(c[i]) || c[i] == UInt8(ascii: "@")) { i += 1 }
-        return i == n
-    }
-
-    /// Whether `b` may be in the local part of an e-mail autolink (letters,
-    /// digits and `.!#$%&'*+/=?^_`{|}~-`; its domain's bytes are among them).
-    @inline(__always)
-    static func isEmailLocalByte(_ b: UInt8) -> Bool {
-        if b >= 0x80 { return false }
-        if isASCIILetter(b) || isASCIIDigit(b) { return true }
-        switch b {
-        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "."), UInt8(ascii: "#"),
-             UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
-             UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-             UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"), UInt8(ascii: "-"):
-            return true
-        default:
-            return false
-        }
+        if b == UInt8(ascii: "!") || b == UInt8(ascii: "?") { return true }
+        if (isASCIILetter(b) || b == UInt8(ascii: "/")) && RawHTML.tagMayComplete(c, pos, n) { return true }
+        return Autolinks.uriMayComplete(c, pos, n) || Autolinks.emailMayComplete(c, pos, n)
     }
 
     /// Entities decoded, backslashes kept (autolinks).

@@ -63,6 +63,61 @@ enum RawHTML {
         }
     }
 
+    /// For a `<` at `pos` before a letter or `/` that neither `openTag` nor
+    /// `closingTag` took: whether bytes after `end` may still make one —
+    /// the bytes so far are the start of one. (A streamed paragraph keeps
+    /// its resume points before such a `<`, `InlineParser.blocked`.)
+    static func tagMayComplete(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
+        guard pos + 1 < end else { return true }
+        if s[pos + 1] == UInt8(ascii: "/") {
+            guard pos + 2 < end else { return true }
+            guard var i = tagName(s, pos + 2, end) else { return false }
+            while i < end && isWS(s[i]) { i += 1 }
+            return i == end
+        }
+        guard var i = tagName(s, pos + 1, end) else { return false }
+        while true {
+            let wsStart = i
+            while i < end && isWS(s[i]) { i += 1 }
+            guard i < end else { return true }
+            let b = s[i]
+            if b == UInt8(ascii: "/") { return i + 1 == end }
+            guard i > wsStart, isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") else { return false }
+            i += 1
+            while i < end {
+                let a = s[i]
+                guard isASCIIAlphanumeric(a) || a == UInt8(ascii: "_") || a == UInt8(ascii: ".") || a == UInt8(ascii: ":")
+                        || a == UInt8(ascii: "-") else { break }
+                i += 1
+            }
+            var j = i
+            while j < end && isWS(s[j]) { j += 1 }
+            guard j < end else { return true }
+            guard s[j] == UInt8(ascii: "=") else { continue }
+            j += 1
+            while j < end && isWS(s[j]) { j += 1 }
+            guard j < end else { return true }
+            let q = s[j]
+            if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
+                var k = j + 1
+                while k < end && s[k] != q { k += 1 }
+                guard k < end else { return true }
+                i = k + 1
+            } else {
+                var k = j
+                while k < end {
+                    let v = s[k]
+                    if isWS(v) || v == UInt8(ascii: "\"") || v == UInt8(ascii: "'") || v == UInt8(ascii: "=")
+                        || v == UInt8(ascii: "<") || v == UInt8(ascii: ">") || v == UInt8(ascii: "`") { break }
+                    k += 1
+                }
+                guard k > j else { return false }
+                guard k < end else { return true }
+                i = k
+            }
+        }
+    }
+
     /// A closing tag `</name >` at `pos`.
     static func closingTag(_ s: Bytes, _ pos: Int, _ end: Int) -> Int? {
         guard pos + 2 < end, s[pos] == UInt8(ascii: "<"), s[pos + 1] == UInt8(ascii: "/"),
@@ -179,6 +234,37 @@ enum Autolinks {
             if s[i] == UInt8(ascii: ".") { i += 1; continue }
             return nil
         }
+    }
+
+    /// For a `<` at `pos` before a letter that `scan` did not take: whether
+    /// bytes after `end` may still make it a URI autolink — a scheme so far
+    /// (2–32 characters once its `:` comes), then bytes a URI may hold.
+    static func uriMayComplete(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
+        let i = pos + 1
+        guard i < end, isASCIILetter(s[i]) else { return false }
+        var k = i + 1
+        while k < end && (isASCIIAlphanumeric(s[k]) || s[k] == UInt8(ascii: "+") || s[k] == UInt8(ascii: ".") || s[k] == UInt8(ascii: "-")) {
+            k += 1
+        }
+        guard k - i <= 32 else { return false }
+        guard k < end else { return true }
+        guard s[k] == UInt8(ascii: ":"), k - i >= 2 else { return false }
+        k += 1
+        while k < end {
+            let b = s[k]
+            if b <= 0x20 || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == 0x7F { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// For a `<` at `pos` that `scan` did not take: whether bytes after
+    /// `end` may still make it an e-mail autolink (every byte after `<` is
+    /// one an address may hold).
+    static func emailMayComplete(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
+        var i = pos + 1
+        while i < end && (isEmailLocal(s[i]) || s[i] == UInt8(ascii: "@")) { i += 1 }
+        return i == end
     }
 
     @inline(__always)
