@@ -238,6 +238,7 @@ CASES = [
     ("stream: code block of n lines in a quote (block)", 2_000,
      lambda n: "> ```swift\n" + "> let x = compute(1) + value\n" * n, "stream", GFM),
     ("stream: comparisons a < b, c > d", 2_000, lambda n: "if a < b and c > d then " * n, "stream", GFM),
+    ("stream: x<y, then sentences with numbers", 2_000, lambda n: "If x<y then " + "word 3 more *em* text. " * n, "stream", GFM),
     ("stream: escapes and backslash math", 2_000, lambda n: "a \\*b\\* c\\_d \\[e\\] " * n, "stream", GFM),
     ("stream: full references without definitions", 2_000, lambda n: "see [doc][ref] and " * n, "stream", GFM),
     ("stream: a price, then sentences", 2_000, lambda n: "It costs $5 today. " + "Then word *em* text. " * n,
