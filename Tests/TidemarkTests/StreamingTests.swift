@@ -427,12 +427,7 @@ import Testing
         }
         // One long line of each: the fast paths once the first bytes decide.
         for unit in ["<https://a.b/c> ", "<span>x</span> ", "<a href=\"/u\">l</a> ", "$$x^2 + y$$ and text ", "\\[x\\] and "] {
-            var stream = MarkdownStream()
-            let bytes = Array(String(repeating: unit, count: 300).utf8)
-            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
-            let passes = stream.engine.fullSnapshots + stream.engine.newBlockPasses
-            #expect(passes < 20, "\(unit.debugDescription) × 300: \(passes) snapshots and new-block passes")
-            #expect(stream.document == Document(parsing: bytes))
+            StreamingTests.expectFewPasses(Array(String(repeating: unit, count: 300).utf8), "\(unit.debugDescription) × 300")
         }
     }
 
@@ -457,13 +452,19 @@ import Testing
             #expect(problem == nil, "\(d.debugDescription), CommonMark: \(problem ?? "")")
         }
         for prefix in ["[x] ", "[ ] ", "[!NOTE] ", "[^f]: [x] ", "> [x] ", "- [!NOTE] ", "[link] "] {
-            var stream = MarkdownStream()
-            let bytes = Array((prefix + String(repeating: "word *em* `c` ", count: 300) + "\n").utf8)
-            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
-            let passes = stream.engine.fullSnapshots + stream.engine.newBlockPasses
-            #expect(passes < 20, "\(prefix.debugDescription) then 300 words: \(passes) snapshots and new-block passes")
-            #expect(stream.document == Document(parsing: bytes))
+            StreamingTests.expectFewPasses(Array((prefix + String(repeating: "word *em* `c` ", count: 300) + "\n").utf8),
+                                           "\(prefix.debugDescription) then 300 words")
         }
+    }
+
+    /// Streams `bytes` in 4-byte chunks: fewer than 20 appends take a
+    /// snapshot or a new-block pass, and the document is exact.
+    static func expectFewPasses(_ bytes: [UInt8], _ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        var stream = MarkdownStream()
+        for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
+        let passes = stream.engine.fullSnapshots + stream.engine.newBlockPasses
+        #expect(passes < 20, "\(label): \(passes) snapshots and new-block passes", sourceLocation: sourceLocation)
+        #expect(stream.document == Document(parsing: bytes), "\(label)", sourceLocation: sourceLocation)
     }
 
     /// A fenced code block in a block quote (with list items in the quote

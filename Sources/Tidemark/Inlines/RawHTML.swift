@@ -15,17 +15,29 @@ enum RawHTML {
 
     /// An open tag starting with `<` at `pos`: the index after `>`.
     static func openTag(_ s: Bytes, _ pos: Int, _ end: Int) -> Int? {
-        guard pos + 1 < end, s[pos] == UInt8(ascii: "<"), var i = tagName(s, pos + 1, end) else { return nil }
+        let r = scanOpenTag(s, pos, end)
+        return r >= 0 ? r : nil
+    }
+
+    /// `openTag`'s scan: the index after `>`; -1 when the bytes end before
+    /// they decide (more may still make a tag); -2 when they rule one out.
+    static func scanOpenTag(_ s: Bytes, _ pos: Int, _ end: Int) -> Int {
+        guard pos < end, s[pos] == UInt8(ascii: "<") else { return -2 }
+        guard pos + 1 < end else { return -1 }
+        guard var i = tagName(s, pos + 1, end) else { return -2 }
         while true {
             let wsStart = i
             while i < end && isWS(s[i]) { i += 1 }
-            guard i < end else { return nil }
+            guard i < end else { return -1 }
             let b = s[i]
             if b == UInt8(ascii: ">") { return i + 1 }
-            if b == UInt8(ascii: "/") { return i + 1 < end && s[i + 1] == UInt8(ascii: ">") ? i + 2 : nil }
+            if b == UInt8(ascii: "/") {
+                guard i + 1 < end else { return -1 }
+                return s[i + 1] == UInt8(ascii: ">") ? i + 2 : -2
+            }
             // An attribute needs whitespace before it.
-            guard i > wsStart else { return nil }
-            guard isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") else { return nil }
+            guard i > wsStart else { return -2 }
+            guard isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") else { return -2 }
             i += 1
             while i < end {
                 let a = s[i]
@@ -41,12 +53,12 @@ enum RawHTML {
             if j < end && s[j] == UInt8(ascii: "=") {
                 j += 1
                 while j < end && isWS(s[j]) { j += 1 }
-                guard j < end else { return nil }
+                guard j < end else { return -1 }
                 let q = s[j]
                 if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
                     var k = j + 1
                     while k < end && s[k] != q { k += 1 }
-                    guard k < end else { return nil }
+                    guard k < end else { return -1 }
                     i = k + 1
                 } else {
                     var k = j
@@ -56,7 +68,7 @@ enum RawHTML {
                             || v == UInt8(ascii: "<") || v == UInt8(ascii: ">") || v == UInt8(ascii: "`") { break }
                         k += 1
                     }
-                    guard k > j else { return nil }
+                    guard k > j else { return -2 }
                     i = k
                 }
             }
@@ -69,53 +81,11 @@ enum RawHTML {
     /// its resume points before such a `<`, `InlineParser.blocked`.)
     static func tagMayComplete(_ s: Bytes, _ pos: Int, _ end: Int) -> Bool {
         guard pos + 1 < end else { return true }
-        if s[pos + 1] == UInt8(ascii: "/") {
-            guard pos + 2 < end else { return true }
-            guard var i = tagName(s, pos + 2, end) else { return false }
-            while i < end && isWS(s[i]) { i += 1 }
-            return i == end
-        }
-        guard var i = tagName(s, pos + 1, end) else { return false }
-        while true {
-            let wsStart = i
-            while i < end && isWS(s[i]) { i += 1 }
-            guard i < end else { return true }
-            let b = s[i]
-            if b == UInt8(ascii: "/") { return i + 1 == end }
-            guard i > wsStart, isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") else { return false }
-            i += 1
-            while i < end {
-                let a = s[i]
-                guard isASCIIAlphanumeric(a) || a == UInt8(ascii: "_") || a == UInt8(ascii: ".") || a == UInt8(ascii: ":")
-                        || a == UInt8(ascii: "-") else { break }
-                i += 1
-            }
-            var j = i
-            while j < end && isWS(s[j]) { j += 1 }
-            guard j < end else { return true }
-            guard s[j] == UInt8(ascii: "=") else { continue }
-            j += 1
-            while j < end && isWS(s[j]) { j += 1 }
-            guard j < end else { return true }
-            let q = s[j]
-            if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
-                var k = j + 1
-                while k < end && s[k] != q { k += 1 }
-                guard k < end else { return true }
-                i = k + 1
-            } else {
-                var k = j
-                while k < end {
-                    let v = s[k]
-                    if isWS(v) || v == UInt8(ascii: "\"") || v == UInt8(ascii: "'") || v == UInt8(ascii: "=")
-                        || v == UInt8(ascii: "<") || v == UInt8(ascii: ">") || v == UInt8(ascii: "`") { break }
-                    k += 1
-                }
-                guard k > j else { return false }
-                guard k < end else { return true }
-                i = k
-            }
-        }
+        guard s[pos + 1] == UInt8(ascii: "/") else { return scanOpenTag(s, pos, end) == -1 }
+        guard pos + 2 < end else { return true }
+        guard var i = tagName(s, pos + 2, end) else { return false }
+        while i < end && isWS(s[i]) { i += 1 }
+        return i == end
     }
 
     /// A closing tag `</name >` at `pos`.
