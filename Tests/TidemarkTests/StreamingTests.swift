@@ -467,6 +467,37 @@ import Testing
         #expect(stream.document == Document(parsing: bytes), "\(label)", sourceLocation: sourceLocation)
     }
 
+    /// A delimiter row typed under a wide header: while it may still become
+    /// one, each append looks at its own bytes and at the row from its last
+    /// pipe counted (`pipeRowMemo`), not at the header and the whole row.
+    /// Until session 28 each append split both: a header of 4,000 cells
+    /// and its delimiter row cost 3,401.6 M instructions in 4-byte chunks,
+    /// and 34.3 M after.
+    @Test func delimiterRowUnderAWideHeaderStreamsByItsNewBytes() {
+        for n in [200, 400] {
+            let text = "|" + (0..<n).map { "h\($0)" }.joined(separator: "|") + "|\n|" + String(repeating: ":--|", count: n) + "\n| x |\n"
+            let bytes = Array(text.utf8)
+            var stream = MarkdownStream()
+            for k in stride(from: 0, to: bytes.count, by: 4) { stream.append(bytes: bytes[k..<min(k + 4, bytes.count)]) }
+            // (The header once, and each append's bytes with the open cell:
+            // about twice the row. Splitting both per append: n² bytes.)
+            let split = stream.engine.pipeRowBytesSplit
+            #expect(split < 4 * bytes.count, "\(n) cells: \(split) bytes split for \(bytes.count)")
+            #expect(stream.document == Document(parsing: bytes))
+            #expect(stream.document.node(at: 1).kind == .table)
+        }
+        let docs = [
+            "| a | b |\n| --- | :-: |\nx\n", "|a|b|\n|---||---|\n", "|a|b|\n|-\\|-|---|\n", "| a |\n|---|---|\n",
+            "|a|b|c|\n|:-:|--|\n|--|\n", "|a|b|\n| - | - |\n", "|a|b|\n|---|-x-|\n", "|a|b|\n|--- |\t---\t|  \n| c |\n",
+            "|a|\n|:\n|a|\n|::|\n", "|a|b|\n|---|---|---\n", "|a|b|\n|===|\n", "|a|b|\n|***|\n",
+        ]
+        StreamingTests.expectExactLineByLine(docs)
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [1, 2, 3, 4])
+            #expect(problem == nil, "\(problem ?? "")")
+        }
+    }
+
     /// A fenced code block in a block quote (with list items in the quote
     /// or not): each line's first bytes and its line feed take the code
     /// line paths, which read the quote's markers (`quotedCodeLinePrefix`).

@@ -3277,6 +3277,9 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends split and emitted the trailing table row's cells
     /// again (`emitRowTail`), for the same kind of test.
     @exclusivity(unchecked) private(set) var rowPasses = 0
+    /// Bytes of headers and of rows being typed under them that
+    /// `pipeLineStaysParagraph` split (for the same kind of test).
+    @exclusivity(unchecked) private(set) var pipeRowBytesSplit = 0
 
     /// Set by `appendTableRowLineFeed`: the source ends with the line feed of
     /// the trailing top-level table's last body row. Any other change clears it.
@@ -3974,8 +3977,30 @@ final class StreamEngine: @unchecked Sendable {
             for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
             return true
         }
+        let (lineStart, lineEnd) = (Int(line.start), Int(line.end))
+        if pipeRowMemo.undecidedLine == lineStart && pipeRowMemo.undecidedEnd == lineEnd && lineEnd <= stableCount {
+            // A row that may still become a delimiter row under the line
+            // before (its bytes so far leave it undecided): only the new
+            // bytes are looked at, and the row's from its last counted pipe
+            // on — what the rest of this function finds for such a row.
+            for b in bytes where !StreamEngine.leavesLineUndecided(b) {
+                trailingParagraphUndecided = false
+                return true
+            }
+            pipeRowMemo.undecidedEnd = lineEnd + bytes.count
+            guard trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
+                  storage.nodes[trailingParagraphNode].parent == 0 else { return false }
+            let header = trailingParagraphLines[trailingParagraphLines.count - 2]
+            let from = pipeRowResume(rowStart: lineStart, end: lineEnd)
+            decidedScratch.truncate(to: 0)
+            decidedScratch.append(contentsOf: storage.source[from..<lineEnd])
+            decidedScratch.append(contentsOf: bytes)
+            return decidedScratch.withUnsafeBufferPointer {
+                pipeLineStaysParagraph($0, 0, $0.count, header: header, rowStart: lineStart, textStart: from)
+            }
+        }
         decidedScratch.truncate(to: 0)
-        decidedScratch.append(contentsOf: storage.source[Int(line.start)..<Int(line.end)])
+        decidedScratch.append(contentsOf: storage.source[lineStart..<lineEnd])
         decidedScratch.append(contentsOf: bytes)
         let decided = decidedScratch.withUnsafeBufferPointer {
             StreamEngine.lineDecided($0, 0, $0.count, context: trailingParagraphContext)
@@ -4001,7 +4026,15 @@ final class StreamEngine: @unchecked Sendable {
         if trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
            storage.nodes[trailingParagraphNode].parent == 0 {
             let header = trailingParagraphLines[trailingParagraphLines.count - 2]
-            if decidedScratch.withUnsafeBufferPointer({ pipeLineStaysParagraph($0, 0, $0.count, header: header) }) { return true }
+            if decidedScratch[0] == UInt8(ascii: "|") {
+                pipeRowMemo.undecidedLine = start
+                pipeRowMemo.undecidedEnd = end + bytes.count
+            }
+            if decidedScratch.withUnsafeBufferPointer({
+                pipeLineStaysParagraph($0, 0, $0.count, header: header, rowStart: start, textStart: start)
+            }) {
+                return true
+            }
         }
         guard start + 1 < end else { return false }
         let c0 = storage.source[start], c1 = storage.source[start + 1]
@@ -4027,18 +4060,126 @@ final class StreamEngine: @unchecked Sendable {
     /// it is not a delimiter row of as many cells as `header` has (which
     /// would make `header` a table's). Only a pipe adds a cell, and `-`,
     /// `:`, spaces or a pipe may complete the row: each append checks the
-    /// line again (`leafLineDecided`), and the plain path keeps no hot text
-    /// for it.
-    private func pipeLineStaysParagraph(_ line: Bytes, _ start: Int, _ end: Int, header: Line) -> Bool {
-        guard options.contains(.table), start < end, line[start] == UInt8(ascii: "|"), header.pad == 0,
+    /// line again (`leafLineDecided`, which looks only at the new bytes
+    /// while the row may still become a delimiter row, see `pipeRowMemo`),
+    /// and the plain path keeps no hot text for it.
+    ///
+    /// `rowStart` (when the bytes are the source's, or a copy of them): the
+    /// source offset of the row's leading pipe; `line[start]` is at
+    /// `textStart` in the source, the row's start or where the cells
+    /// `pipeRowMemo` counted end (`pipeRowResume`).
+    private func pipeLineStaysParagraph(_ line: Bytes, _ start: Int, _ end: Int, header: Line,
+                                        rowStart: Int = -1, textStart: Int = -1) -> Bool {
+        guard options.contains(.table), start < end, header.pad == 0,
               let first = trailingParagraphLines.first, first.pad == 0 else { return false }
+        guard textStart > rowStart || line[start] == UInt8(ascii: "|") else { return false }
         return storage.source.withUnsafeBufferPointer { source in
             // (A paragraph that may start with a definition can lose lines
             // when it closes: not here.)
             guard !StreamEngine.mayStartDefinition(source, first) else { return false }
-            guard let aligns = BlockParser.delimiterRow(line, start, end) else { return true }
-            return BlockParser.splitRow(source, Int(header.start), Int(header.end)).count != aligns.count
+            let headerCells = pipeRowHeaderCells(source, header)
+            pipeRowBytesSplit &+= end - start
+            guard rowStart >= 0 else {
+                guard let aligns = BlockParser.delimiterRow(line, start, end) else { return true }
+                return headerCells != aligns.count
+            }
+            let text = UnsafeBufferPointer(rebasing: line[start..<end])
+            guard let cells = delimiterRowCells(text, at: textStart, rowStart: rowStart) else { return true }
+            return headerCells != cells
         }
+    }
+
+    /// What `pipeLineStaysParagraph` learned of the last header and
+    /// delimiter row it looked at, in source offsets (bytes below
+    /// `stableCount` never change): the cell count of the header
+    /// `headerStart..<headerEnd`; of the row whose leading pipe is at
+    /// `rowStart`, the cells its pipes closed up to `closedEnd` (just past
+    /// the last such pipe) — `closedCells` delimiter cells, or one that is
+    /// none (`closedInvalid`: the row never becomes a delimiter row); and
+    /// that the bytes of the line that starts at `undecidedLine` (with a
+    /// pipe) are, up to `undecidedEnd`, all ones `lineDecided` leaves
+    /// undecided (`leavesLineUndecided`), so that an append need look only
+    /// at its own bytes.
+    private struct PipeRowMemo {
+        var headerStart = -1, headerEnd = -1, headerCells = 0
+        var rowStart = -1, closedEnd = -1, closedCells = 0
+        var closedInvalid = false
+        var undecidedLine = -1, undecidedEnd = -1
+    }
+    @exclusivity(unchecked) private var pipeRowMemo = PipeRowMemo()
+
+    /// The number of cells of the header row `header` (kept while its bytes
+    /// are stable).
+    private func pipeRowHeaderCells(_ source: Bytes, _ header: Line) -> Int {
+        let (a, b) = (Int(header.start), Int(header.end))
+        if pipeRowMemo.headerStart == a && pipeRowMemo.headerEnd == b && b <= stableCount { return pipeRowMemo.headerCells }
+        var cells = take(&rowCellsScratch)
+        defer { rowCellsScratch = cells }
+        BlockParser.splitRow(source, a, b, into: &cells)
+        pipeRowBytesSplit &+= b - a
+        pipeRowMemo.headerStart = a
+        pipeRowMemo.headerEnd = b
+        pipeRowMemo.headerCells = cells.count
+        return cells.count
+    }
+
+    /// Where the row whose leading pipe is at `rowStart` must be given
+    /// from to `delimiterRowCells` (in the source): the end of the cells
+    /// `pipeRowMemo` counted, when they are the row's and stable (none
+    /// when the row has reached `end` only); else the row's start.
+    private func pipeRowResume(rowStart: Int, end: Int) -> Int {
+        let m = pipeRowMemo
+        guard m.rowStart == rowStart, m.closedEnd > rowStart, m.closedEnd <= end, m.closedEnd <= stableCount else { return rowStart }
+        return m.closedEnd
+    }
+
+    /// The number of cells of a row that starts with a pipe at `rowStart`
+    /// in the source when it is a delimiter row (`BlockParser.delimiterRow`),
+    /// else nil. `text`: its bytes from `textStart` (`pipeRowResume`) to its
+    /// end so far. The cells its pipes close are split once, as they arrive
+    /// (a delimiter cell holds no backslash: a row with an escaped pipe is
+    /// none, however it is split).
+    private func delimiterRowCells(_ text: Bytes, at textStart: Int, rowStart: Int) -> Int? {
+        var from = 0
+        var closed = 0
+        if textStart > rowStart {
+            let m = pipeRowMemo
+            guard m.rowStart == rowStart, m.closedEnd == textStart else { return nil }
+            if m.closedInvalid { return nil }
+            closed = m.closedCells
+        } else {
+            // (After the leading pipe.)
+            from = 1
+        }
+        let end = text.count
+        var last = end - 1
+        while last >= from && text[last] != UInt8(ascii: "|") { last -= 1 }
+        if last >= from {
+            // The cells the new pipes close, after the leading pipe or the
+            // last pipe counted (an empty cell, `||`, is no delimiter cell).
+            var k = from
+            while k < last && isSpaceOrTab(text[k]) { k += 1 }
+            let cells = text[k] == UInt8(ascii: "|") ? nil : BlockParser.delimiterRow(text, from, last + 1)
+            pipeRowMemo.rowStart = rowStart
+            pipeRowMemo.closedEnd = textStart + last + 1
+            guard let cells else {
+                pipeRowMemo.closedInvalid = true
+                return nil
+            }
+            closed += cells.count
+            pipeRowMemo.closedCells = closed
+            pipeRowMemo.closedInvalid = false
+            from = last + 1
+        }
+        // The text after the last pipe: nothing but spaces (the row ends at
+        // that pipe), or one more delimiter cell.
+        var k = from
+        while k < end && isSpaceOrTab(text[k]) { k += 1 }
+        if k < end {
+            guard BlockParser.delimiterRow(text, from, end) != nil else { return nil }
+            closed += 1
+        }
+        return closed > 0 ? closed : nil
     }
 
     /// Called with the partial line processed and before the blocks close.
@@ -4197,6 +4338,20 @@ final class StreamEngine: @unchecked Sendable {
         return true
     }
 
+    /// Bytes that leave a line undecided for `lineDecided` whatever else
+    /// it holds: a line of only these may be a thematic break, a setext
+    /// underline or a table's delimiter row.
+    @inline(__always)
+    static func leavesLineUndecided(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"), 0x20, 0x09,
+             UInt8(ascii: "="), UInt8(ascii: "*"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Whether the block structure of a paragraph line whose content (after
     /// container markers and indentation) starts at `start` is decided: no
     /// bytes appended to it (without a line ending) can make it a thematic
@@ -4207,15 +4362,9 @@ final class StreamEngine: @unchecked Sendable {
     static func lineDecided(_ s: Bytes, _ start: Int, _ end: Int, context: LineContext = .anyContainer) -> Bool {
         guard start < end else { return false }
         var other = false
-        for i in start..<end {
-            switch s[i] {
-            case UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"), 0x20, 0x09,
-                 UInt8(ascii: "="), UInt8(ascii: "*"), UInt8(ascii: "_"):
-                continue
-            default:
-                other = true
-            }
-            if other { break }
+        for i in start..<end where !leavesLineUndecided(s[i]) {
+            other = true
+            break
         }
         guard other else { return false }
         let c = s[start]
