@@ -604,6 +604,7 @@ final class StreamEngine: @unchecked Sendable {
     /// `alone`), the leaf's inline content.
     private func cutPlaceholder(count: Int, node c: Int, trimmed: Int, alone: Bool) {
         storage.source.truncate(to: count - 3)
+        forgetOpenCell()
         // (The word checked up to the placeholder was checked without it.)
         if wordScanEnd == count { wordScanEnd = count - 3 }
         // An emission mark past what is left (after the node that went, or
@@ -1743,8 +1744,12 @@ final class StreamEngine: @unchecked Sendable {
             // The cell must be the one the new bytes extend: it starts
             // after the row's last pipe (an escaped pipe inside it, or a cell
             // past the table's columns, takes the exact path).
+            // (No pipe before where the open cell's last pass left it, back
+            // to its start: only the bytes since are looked at.)
+            let pipeFree = openCellPipeFreeEnd(row: Int(row), end: sourceCount)
             var k = sourceCount
-            while k > Int(trailingRow.start) && storage.source[k - 1] != UInt8(ascii: "|") { k -= 1 }
+            while k > max(pipeFree, Int(trailingRow.start)) && storage.source[k - 1] != UInt8(ascii: "|") { k -= 1 }
+            if pipeFree >= 0 && k == pipeFree { k = trailingRowOpenStart }
             guard Int(storage.nodes[leaf].start) >= k else { return false }
             lineContentStart = k
             inCell = true
@@ -3879,7 +3884,17 @@ final class StreamEngine: @unchecked Sendable {
             defer { rowCellsScratch = cells }
             var first = 0
             var offset = 0
-            if trailingRowClosed > 0 {
+            let pipeFree = pipeless && trailingRowClosed > 0 ? openCellPipeFreeEnd(row: row, end: oldEnd) : -1
+            if pipeFree >= 0 {
+                // The open cell the last pass emitted, longer: no pipe or
+                // backslash came since (its start is where it was; no split).
+                var e = newCount
+                while e > openCellStart && isSpaceOrTab(source[e - 1]) { e -= 1 }
+                cells.truncate(to: 0)
+                cells.append((openCellStart, e))
+                first = min(trailingRowClosed, trailingAlignments.count)
+                offset = trailingRowClosed
+            } else if trailingRowClosed > 0 {
                 // The cells that a pipe of the row before the new bytes
                 // closed keep their ranges (whatever the new bytes are, even
                 // a pipe after a backslash there): only the open one and
@@ -3911,6 +3926,15 @@ final class StreamEngine: @unchecked Sendable {
                 trailingRowOpenStart = trailingRowClosed > 0 ? StreamEngine.afterLastPipe(source, start, newCount) : start
             }
             nodes[row].end = UInt32(newCount)
+            // Only the open cell changed, and as more of its text: its
+            // inlines are parsed on from where the last pass left them.
+            if offset > 0 && first == offset && first < trailingAlignments.count && cells.count == 1
+                && trailingRowClosed == offset && cells[0].1 > cells[0].0
+                && emitOpenCell(row: row, column: first, range: cells[0], rowEnd: newCount, nodes: &nodes, arena: &inline.arena,
+                                source: source) {
+                return
+            }
+            forgetOpenCell()
             if first == 0 {
                 nodes.truncate(to: (row + 1))
                 nodes[row].firstChild = -1
@@ -3925,12 +3949,150 @@ final class StreamEngine: @unchecked Sendable {
             }
             parser.emitTableCells(cells, from: first, rowEnd: newCount, aligns: trailingAlignments, row: Int32(row),
                                   into: &nodes, inline: inline, cellsFrom: offset)
+        }
+        storage.nodes.withUnsafeMutableBufferPointer { nodes in
             var a = Int32(t)
             while a >= 0 {
                 nodes[Int(a)].end = UInt32(newCount)
                 a = nodes[Int(a)].parent
             }
         }
+    }
+
+    /// The trailing row's open cell, whose inlines `emitOpenCell` parses
+    /// with a parser of its own (`cellInline`), resuming where the last
+    /// pass left them while the cell only grows: the row's and the cell's
+    /// nodes, the cell's first content byte, the source and arena lengths
+    /// the parser's content and the emission marks were synced with
+    /// (`openCellRow` -1: nothing). Forgotten whenever anything else
+    /// emits the row or cuts the source (`forgetOpenCell`).
+    @exclusivity(unchecked) private var cellInline: InlineParser? = nil
+    @exclusivity(unchecked) private var openCellRow = -1
+    @exclusivity(unchecked) private var openCellNode = -1
+    @exclusivity(unchecked) private var openCellStart = 0
+    @exclusivity(unchecked) private var openCellSourceEnd = 0
+    @exclusivity(unchecked) private var openCellArenaEnd = 0
+    @exclusivity(unchecked) private var openCellEmitMark = EmitMark()
+    @exclusivity(unchecked) private var openCellCleanMark = EmitMark()
+    /// Row passes that went on from the open cell's resume point, and the
+    /// inline nodes those emissions could visit (for tests).
+    @exclusivity(unchecked) private(set) var openCellResumes = 0
+    @exclusivity(unchecked) private(set) var openCellNodesEmitted = 0
+
+    @inline(__always)
+    private func forgetOpenCell() {
+        openCellRow = -1
+    }
+
+    /// Where the last pass over the open cell of row `row` left it (its
+    /// bytes then, from the row's last pipe on, held no pipe: the pass
+    /// checked), when that is still the row's open cell and the bytes
+    /// since, up to `end`, hold no pipe or backslash either; else -1.
+    private func openCellPipeFreeEnd(row: Int, end: Int) -> Int {
+        guard openCellRow == row, openCellStart >= trailingRowOpenStart, openCellSourceEnd <= end,
+              openCellSourceEnd <= stableCount else { return -1 }
+        return storage.source.withUnsafeBufferPointer { s in
+            for k in openCellSourceEnd..<end where s[k] == UInt8(ascii: "|") || s[k] == UInt8(ascii: "\\") { return -1 }
+            return openCellSourceEnd
+        }
+    }
+
+    /// Emits the open cell (column `column` of `row`, content `range`,
+    /// after every cell a pipe closed) and the empty cells that fill up
+    /// the row after it, parsing the cell's inlines with `cellInline`:
+    /// from its resume point when the cell is the one the last pass
+    /// emitted and only bytes without a pipe came since (the cell's other
+    /// bytes are as they were), else from its start. False, having changed
+    /// nothing, when the cell holds a pipe (an escaped one: its content is
+    /// not its bytes) or its node is not where the row's cells say.
+    private func emitOpenCell(row: Int, column: Int, range: (Int, Int), rowEnd: Int, nodes: inout [RawNode],
+                              arena: inout [UInt8], source: Bytes) -> Bool {
+        // The open cell's node: the row's child after the closed cells.
+        var cell = nodes[row].firstChild
+        for _ in 0..<column where cell >= 0 { cell = nodes[Int(cell)].next }
+        guard cell > Int32(row), nodes[Int(cell)].kind == .tableCell, nodes[Int(cell)].parent == Int32(row) else { return false }
+        let c = Int(cell)
+        // (The bytes the parser's content has are the source's while they
+        // are stable: below `stableCount` bytes never change.)
+        let synced = openCellRow == row && openCellNode == c && openCellStart == range.0 && openCellSourceEnd >= range.0
+            && openCellSourceEnd <= rowEnd && openCellSourceEnd <= stableCount && openCellArenaEnd == arena.count
+            && Int(nodes[c].start) == range.0
+        let checkFrom = synced ? openCellSourceEnd : range.0
+        for k in checkFrom..<rowEnd where source[k] == UInt8(ascii: "|") { return false }
+        let inline: InlineParser
+        if let l = cellInline {
+            inline = l
+        } else {
+            inline = InlineParser(options: options, labels: parser.labels)
+            cellInline = inline
+        }
+        if synced {
+            inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[openCellSourceEnd..<rowEnd]))
+        } else {
+            inline.labels = parser.labels
+            inline.content.truncate(to: 0)
+            inline.lineContentStart.truncate(to: 0)
+            inline.lineSourceStart.truncate(to: 0)
+            inline.resumePosition = 0
+            inline.lineContentStart.append(0)
+            inline.lineSourceStart.append(range.0)
+            inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[range.0..<rowEnd]))
+        }
+        assert(inline.arena.isEmpty)
+        swap(&inline.arena, &arena)
+        defer { swap(&inline.arena, &arena) }
+        let resumed = inline.parseResuming(length: range.1 - range.0)
+        // As in `emitTrailingParagraph`: the nodes emitted last time up to
+        // the resume point's last node (the clean point's, when a closer
+        // took an opener from before the resume point) stay.
+        let keep = inline.touchedResumeOpeners ? openCellCleanMark : openCellEmitMark
+        var from = inline.nodes[0].first
+        var kept = c + 1
+        var continueText = false
+        if synced && resumed && keep.node > 0 && keep.at > c && keep.at <= nodes.count && Int(keep.node) < inline.nodes.count {
+            keep.restore(parent: cell, &nodes)
+            from = inline.nodes[Int(keep.node)].next
+            kept = keep.at
+            continueText = true
+            openCellResumes &+= 1
+        } else {
+            nodes.truncate(to: c + 1)
+            nodes[c].firstChild = -1
+            nodes[c].lastChild = -1
+        }
+        nodes[c].start = UInt32(range.0)
+        nodes[c].end = UInt32(range.1)
+        nodes[c].next = -1
+        nodes[row].lastChild = cell
+        if !spares.isEmpty { lowerSpareNodeFloor(continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept) }
+        var mark = EmitMark()
+        if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
+        var cleanMark = EmitMark()
+        if inline.cleanPosition > 0 && inline.cleanLast > 0 { cleanMark.node = inline.cleanLast }
+        parser.emitInlines(inline, from: from, parent: cell, into: &nodes, mark: &mark, other: &cleanMark, continueText: continueText)
+        // (A point this emission started after is where the last emission
+        // left it.)
+        if continueText {
+            for m in [openCellEmitMark, openCellCleanMark] where m.node > 0 && m.at > c && m.at <= kept {
+                if mark.at < 0 && mark.node == m.node { mark = m }
+                if cleanMark.at < 0 && cleanMark.node == m.node { cleanMark = m }
+            }
+        }
+        openCellEmitMark = mark
+        openCellCleanMark = cleanMark
+        openCellNodesEmitted &+= inline.nodes.count - (continueText ? Int(keep.node) : 0)
+        // The empty cells that fill up the row.
+        for col in (column + 1)..<max(column + 1, trailingAlignments.count) {
+            var filler = RawNode(kind: .tableCell, start: rowEnd, end: rowEnd)
+            filler.small = UInt16(trailingAlignments[col].rawValue)
+            _ = BlockParser.appendNode(filler, parent: Int32(row), into: &nodes)
+        }
+        openCellRow = rowEnd <= stableCount ? row : -1
+        openCellNode = c
+        openCellStart = range.0
+        openCellSourceEnd = rowEnd
+        openCellArenaEnd = inline.arena.count
+        return true
     }
 
     /// Runs `body` with the document's nodes taken out of the storage, an
@@ -5374,6 +5536,7 @@ final class StreamEngine: @unchecked Sendable {
         newLine.active = false
         placeholderShown = false
         leafInlineNode = -1
+        forgetOpenCell()
         afterParagraphLineFeed = false
         afterCodeLineFeed = false
         closingFenceShownEnd = -1
