@@ -3659,13 +3659,7 @@ final class StreamEngine: @unchecked Sendable {
         // The paragraph's own inline parser: its content only grows at the
         // end while the paragraph stays the trailing leaf, so the parse
         // resumes where nothing before can change (see `parseResuming`).
-        let inline: InlineParser
-        if let l = leafInline {
-            inline = l
-        } else {
-            inline = InlineParser(options: options, labels: parser.labels)
-            leafInline = inline
-        }
+        let inline = ownInlineParser(&leafInline)
         let synced = leafInlineNode == Int(p) && leafInlineLines == trailingParagraphLines.count - (newLine ? 1 : 0)
             && leafInlineSourceEnd <= (newLine ? Int(trailingParagraphLines[trailingParagraphLines.count - 2].end) : sourceCount)
             && leafInlineArenaEnd == storage.arena.count
@@ -3683,11 +3677,7 @@ final class StreamEngine: @unchecked Sendable {
         } else if synced {
             inline.content.append(contentsOf: storage.source[leafInlineSourceEnd..<newCount])
         } else {
-            inline.labels = parser.labels
-            inline.content.truncate(to: 0)
-            inline.lineContentStart.truncate(to: 0)
-            inline.lineSourceStart.truncate(to: 0)
-            inline.resumePosition = 0
+            resetLeafContent(inline)
             storage.source.withUnsafeBufferPointer { source in
                 for (k, l) in trailingParagraphLines.enumerated() {
                     if k > 0 { inline.content.append(0x0A) }
@@ -3702,13 +3692,42 @@ final class StreamEngine: @unchecked Sendable {
         assert(inline.arena.isEmpty)
         swap(&inline.arena, &storage.arena)
         let resumed = inline.parseResuming(length: length)
-        // The nodes emitted last time up to the old resume point's last
-        // node are kept (a text node that went on past it cut back there);
-        // emission goes on after that node. (After the old clean point's,
-        // when a closer took an opener from before the resume point: nodes
-        // from that opener on changed.)
-        let touched = inline.touchedResumeOpeners
-        let keep = touched ? leafCleanMark : leafEmitMark
+        var marks = (emit: leafEmitMark, clean: leafCleanMark)
+        storage.source.withUnsafeBufferPointer { source in
+            parser.s = source
+            leafNodesEmitted &+= emitLeafInlines(inline, leaf: p, synced: synced, resumed: resumed, marks: &marks, into: &nodes).visited
+            parser.s = Bytes(start: nil, count: 0)
+        }
+        (leafEmitMark, leafCleanMark) = marks
+        swap(&inline.arena, &storage.arena)
+        leafInlineNode = Int(p)
+        leafInlineLines = trailingParagraphLines.count
+        leafInlineSourceEnd = newCount
+        leafInlineArenaEnd = storage.arena.count
+        var a = p
+        while a >= 0 {
+            nodes[Int(a)].end = UInt32(newCount)
+            a = nodes[Int(a)].parent
+        }
+        swap(&nodes, &storage.nodes)
+        return newBlock || trailingBlockChanged()
+    }
+
+    /// Emits leaf `p`'s inlines, which `inline` just parsed (`resumed`:
+    /// on from its resume point), into `nodes` (with `parser.s` the
+    /// source). When `synced` (the leaf's nodes are the ones the last
+    /// emission left, `marks` where it left them), the nodes up to the old
+    /// resume point's last node stay (a text node that went on past it
+    /// cut back there) and emission goes on after that node — after the
+    /// old clean point's, when a closer took an opener from before the
+    /// resume point: nodes from that opener on changed. Else every node of
+    /// `p`'s goes first. `marks` become this emission's. Returns how many
+    /// inline nodes the emission could visit, and whether it went on
+    /// after nodes it kept.
+    private func emitLeafInlines(_ inline: InlineParser, leaf p: Int32, synced: Bool, resumed: Bool,
+                                 marks: inout (emit: EmitMark, clean: EmitMark),
+                                 into nodes: inout [RawNode]) -> (visited: Int, continued: Bool) {
+        let keep = inline.touchedResumeOpeners ? marks.clean : marks.emit
         var from = inline.nodes[0].first
         var kept = Int(p) + 1
         var continueText = false
@@ -3731,36 +3750,37 @@ final class StreamEngine: @unchecked Sendable {
         if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
         var cleanMark = EmitMark()
         if inline.cleanPosition > 0 && inline.cleanLast > 0 { cleanMark.node = inline.cleanLast }
-        storage.source.withUnsafeBufferPointer { source in
-            parser.s = source
-            parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark, other: &cleanMark,
-                               continueText: continueText)
-            parser.s = Bytes(start: nil, count: 0)
-        }
+        parser.emitInlines(inline, from: from, parent: p, into: &nodes, mark: &mark, other: &cleanMark, continueText: continueText)
         // A point this emission started after (the resume point stayed,
         // the clean point is before it) is where the last emission left it:
         // the store up to there is the one it recorded.
         if continueText {
-            for m in [leafEmitMark, leafCleanMark] where m.node > 0 && m.at > Int(p) && m.at <= kept {
+            for m in [marks.emit, marks.clean] where m.node > 0 && m.at > Int(p) && m.at <= kept {
                 if mark.at < 0 && mark.node == m.node { mark = m }
                 if cleanMark.at < 0 && cleanMark.node == m.node { cleanMark = m }
             }
         }
-        leafEmitMark = mark
-        leafCleanMark = cleanMark
-        leafNodesEmitted &+= inline.nodes.count - (continueText ? Int(keep.node) : 0)
-        swap(&inline.arena, &storage.arena)
-        leafInlineNode = Int(p)
-        leafInlineLines = trailingParagraphLines.count
-        leafInlineSourceEnd = newCount
-        leafInlineArenaEnd = storage.arena.count
-        var a = p
-        while a >= 0 {
-            nodes[Int(a)].end = UInt32(newCount)
-            a = nodes[Int(a)].parent
-        }
-        swap(&nodes, &storage.nodes)
-        return newBlock || trailingBlockChanged()
+        marks = (mark, cleanMark)
+        return (inline.nodes.count - (continueText ? Int(keep.node) : 0), continueText)
+    }
+
+    /// Empties a leaf's own inline parser for a parse from the leaf's start.
+    @inline(__always)
+    private func resetLeafContent(_ inline: InlineParser) {
+        inline.labels = parser.labels
+        inline.content.truncate(to: 0)
+        inline.lineContentStart.truncate(to: 0)
+        inline.lineSourceStart.truncate(to: 0)
+        inline.resumePosition = 0
+    }
+
+    /// A leaf's own inline parser in `slot`, made on first use.
+    @inline(__always)
+    private func ownInlineParser(_ slot: inout InlineParser?) -> InlineParser {
+        if let l = slot { return l }
+        let inline = InlineParser(options: options, labels: parser.labels)
+        slot = inline
+        return inline
     }
 
     /// The trailing paragraph's own inline parser (`appendToParagraphLine`)
@@ -4019,21 +4039,11 @@ final class StreamEngine: @unchecked Sendable {
             && Int(nodes[c].start) == range.0
         let checkFrom = synced ? openCellSourceEnd : range.0
         for k in checkFrom..<rowEnd where source[k] == UInt8(ascii: "|") { return false }
-        let inline: InlineParser
-        if let l = cellInline {
-            inline = l
-        } else {
-            inline = InlineParser(options: options, labels: parser.labels)
-            cellInline = inline
-        }
+        let inline = ownInlineParser(&cellInline)
         if synced {
             inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[openCellSourceEnd..<rowEnd]))
         } else {
-            inline.labels = parser.labels
-            inline.content.truncate(to: 0)
-            inline.lineContentStart.truncate(to: 0)
-            inline.lineSourceStart.truncate(to: 0)
-            inline.resumePosition = 0
+            resetLeafContent(inline)
             inline.lineContentStart.append(0)
             inline.lineSourceStart.append(range.0)
             inline.content.append(contentsOf: UnsafeBufferPointer(rebasing: source[range.0..<rowEnd]))
@@ -4042,45 +4052,15 @@ final class StreamEngine: @unchecked Sendable {
         swap(&inline.arena, &arena)
         defer { swap(&inline.arena, &arena) }
         let resumed = inline.parseResuming(length: range.1 - range.0)
-        // As in `emitTrailingParagraph`: the nodes emitted last time up to
-        // the resume point's last node (the clean point's, when a closer
-        // took an opener from before the resume point) stay.
-        let keep = inline.touchedResumeOpeners ? openCellCleanMark : openCellEmitMark
-        var from = inline.nodes[0].first
-        var kept = c + 1
-        var continueText = false
-        if synced && resumed && keep.node > 0 && keep.at > c && keep.at <= nodes.count && Int(keep.node) < inline.nodes.count {
-            keep.restore(parent: cell, &nodes)
-            from = inline.nodes[Int(keep.node)].next
-            kept = keep.at
-            continueText = true
-            openCellResumes &+= 1
-        } else {
-            nodes.truncate(to: c + 1)
-            nodes[c].firstChild = -1
-            nodes[c].lastChild = -1
-        }
+        var marks = (emit: openCellEmitMark, clean: openCellCleanMark)
+        let emitted = emitLeafInlines(inline, leaf: cell, synced: synced, resumed: resumed, marks: &marks, into: &nodes)
+        (openCellEmitMark, openCellCleanMark) = marks
+        openCellNodesEmitted &+= emitted.visited
+        if emitted.continued { openCellResumes &+= 1 }
         nodes[c].start = UInt32(range.0)
         nodes[c].end = UInt32(range.1)
         nodes[c].next = -1
         nodes[row].lastChild = cell
-        if !spares.isEmpty { lowerSpareNodeFloor(continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept) }
-        var mark = EmitMark()
-        if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
-        var cleanMark = EmitMark()
-        if inline.cleanPosition > 0 && inline.cleanLast > 0 { cleanMark.node = inline.cleanLast }
-        parser.emitInlines(inline, from: from, parent: cell, into: &nodes, mark: &mark, other: &cleanMark, continueText: continueText)
-        // (A point this emission started after is where the last emission
-        // left it.)
-        if continueText {
-            for m in [openCellEmitMark, openCellCleanMark] where m.node > 0 && m.at > c && m.at <= kept {
-                if mark.at < 0 && mark.node == m.node { mark = m }
-                if cleanMark.at < 0 && cleanMark.node == m.node { cleanMark = m }
-            }
-        }
-        openCellEmitMark = mark
-        openCellCleanMark = cleanMark
-        openCellNodesEmitted &+= inline.nodes.count - (continueText ? Int(keep.node) : 0)
         // The empty cells that fill up the row.
         for col in (column + 1)..<max(column + 1, trailingAlignments.count) {
             var filler = RawNode(kind: .tableCell, start: rowEnd, end: rowEnd)
