@@ -3948,7 +3948,9 @@ final class StreamEngine: @unchecked Sendable {
             nodes[row].end = UInt32(newCount)
             // Only the open cell changed, and as more of its text: its
             // inlines are parsed on from where the last pass left them.
-            if offset > 0 && first == offset && first < trailingAlignments.count && cells.count == 1
+            // (The cells a pipe closed keep their nodes; the first cell,
+            // before any such pipe, is the whole row split again.)
+            if first == offset && first < trailingAlignments.count && cells.count == 1
                 && trailingRowClosed == offset && cells[0].1 > cells[0].0
                 && emitOpenCell(row: row, column: first, range: cells[0], rowEnd: newCount, nodes: &nodes, arena: &inline.arena,
                                 source: source) {
@@ -4006,10 +4008,11 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Where the last pass over the open cell of row `row` left it (its
     /// bytes then, from the row's last pipe on, held no pipe: the pass
-    /// checked), when that is still the row's open cell and the bytes
-    /// since, up to `end`, hold no pipe or backslash either; else -1.
+    /// checked), when that is still the row's open cell, after a pipe
+    /// that closed one (`trailingRowOpenStart` just after it), and the
+    /// bytes since, up to `end`, hold no pipe or backslash either; else -1.
     private func openCellPipeFreeEnd(row: Int, end: Int) -> Int {
-        guard openCellRow == row, openCellStart >= trailingRowOpenStart, openCellSourceEnd <= end,
+        guard openCellRow == row, trailingRowClosed > 0, openCellStart >= trailingRowOpenStart, openCellSourceEnd <= end,
               openCellSourceEnd <= stableCount else { return -1 }
         return storage.source.withUnsafeBufferPointer { s in
             for k in openCellSourceEnd..<end where s[k] == UInt8(ascii: "|") || s[k] == UInt8(ascii: "\\") { return -1 }
