@@ -4133,9 +4133,7 @@ final class StreamEngine: @unchecked Sendable {
                 return true
             }
             pipeRowMemo.undecidedEnd = lineEnd + bytes.count
-            guard trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
-                  storage.nodes[trailingParagraphNode].parent == 0 else { return false }
-            let header = trailingParagraphLines[trailingParagraphLines.count - 2]
+            guard let header = pipeRowHeader else { return false }
             let from = pipeRowResume(rowStart: lineStart, end: lineEnd)
             decidedScratch.truncate(to: 0)
             decidedScratch.append(contentsOf: storage.source[from..<lineEnd])
@@ -4167,29 +4165,26 @@ final class StreamEngine: @unchecked Sendable {
         // alone on it): a paragraph line so far stays one while no byte that
         // ends a closer (`$`, `]`) arrives.
         // (The opener must be whole already: `\\` then `[` makes one.)
-        let start = Int(line.start), end = Int(line.end)
-        if trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
-           storage.nodes[trailingParagraphNode].parent == 0 {
-            let header = trailingParagraphLines[trailingParagraphLines.count - 2]
+        if let header = pipeRowHeader {
             if decidedScratch[0] == UInt8(ascii: "|") {
-                pipeRowMemo.undecidedLine = start
-                pipeRowMemo.undecidedEnd = end + bytes.count
+                pipeRowMemo.undecidedLine = lineStart
+                pipeRowMemo.undecidedEnd = lineEnd + bytes.count
             }
             if decidedScratch.withUnsafeBufferPointer({
-                pipeLineStaysParagraph($0, 0, $0.count, header: header, rowStart: start, textStart: start)
+                pipeLineStaysParagraph($0, 0, $0.count, header: header, rowStart: lineStart, textStart: lineStart)
             }) {
                 return true
             }
         }
-        guard start + 1 < end else { return false }
-        let c0 = storage.source[start], c1 = storage.source[start + 1]
-        let c2 = start + 2 < end ? storage.source[start + 2] : 0
+        guard lineStart + 1 < lineEnd else { return false }
+        let c0 = storage.source[lineStart], c1 = storage.source[lineStart + 1]
+        let c2 = lineStart + 2 < lineEnd ? storage.source[lineStart + 2] : 0
         guard (c0 == UInt8(ascii: "$") && c1 == UInt8(ascii: "$"))
                 || (c0 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "["))
                 || (c0 == UInt8(ascii: "\\") && c1 == UInt8(ascii: "\\") && c2 == UInt8(ascii: "["))
         else { return false }
         for b in bytes where b == UInt8(ascii: "$") || b == UInt8(ascii: "]") { return false }
-        undecidedMathLine = start
+        undecidedMathLine = lineStart
         return true
     }
     @exclusivity(unchecked) private var trailingParagraphLines: [Line] = []
@@ -4232,6 +4227,15 @@ final class StreamEngine: @unchecked Sendable {
             guard let cells = delimiterRowCells(text, at: textStart, rowStart: rowStart) else { return true }
             return headerCells != cells
         }
+    }
+
+    /// The line before the trailing paragraph's last, when the paragraph is
+    /// a top-level one of two lines or more: the header a delimiter row
+    /// typed as its last line would make it a table's.
+    private var pipeRowHeader: Line? {
+        guard trailingParagraphLines.count >= 2, trailingParagraphNode > 0, trailingParagraphNode < storage.nodes.count,
+              storage.nodes[trailingParagraphNode].parent == 0 else { return nil }
+        return trailingParagraphLines[trailingParagraphLines.count - 2]
     }
 
     /// What `pipeLineStaysParagraph` learned of the last header and
