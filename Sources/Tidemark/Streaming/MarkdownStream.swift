@@ -1749,7 +1749,9 @@ final class StreamEngine: @unchecked Sendable {
             let pipeFree = openCellPipeFreeEnd(row: Int(row), end: sourceCount)
             var k = sourceCount
             while k > max(pipeFree, Int(trailingRow.start)) && storage.source[k - 1] != UInt8(ascii: "|") { k -= 1 }
-            if pipeFree >= 0 && k == pipeFree { k = trailingRowOpenStart }
+            // (A row's first cell: from its first byte, after the leading
+            // pipe and spaces.)
+            if pipeFree >= 0 && k == pipeFree { k = trailingRowClosed > 0 ? trailingRowOpenStart : openCellStart }
             guard Int(storage.nodes[leaf].start) >= k else { return false }
             lineContentStart = k
             inCell = true
@@ -3282,6 +3284,8 @@ final class StreamEngine: @unchecked Sendable {
     /// How many appends split and emitted the trailing table row's cells
     /// again (`emitRowTail`), for the same kind of test.
     @exclusivity(unchecked) private(set) var rowPasses = 0
+    /// Bytes of the trailing row that those passes split into cells again.
+    @exclusivity(unchecked) private(set) var rowBytesSplit = 0
     /// Bytes of headers and of rows being typed under them that
     /// `pipeLineStaysParagraph` split (for the same kind of test).
     @exclusivity(unchecked) private(set) var pipeRowBytesSplit = 0
@@ -3904,7 +3908,7 @@ final class StreamEngine: @unchecked Sendable {
             defer { rowCellsScratch = cells }
             var first = 0
             var offset = 0
-            let pipeFree = pipeless && trailingRowClosed > 0 ? openCellPipeFreeEnd(row: row, end: oldEnd) : -1
+            let pipeFree = pipeless && trailingRowClosed >= 0 ? openCellPipeFreeEnd(row: row, end: oldEnd) : -1
             if pipeFree >= 0 {
                 // The open cell the last pass emitted, longer: no pipe or
                 // backslash came since (its start is where it was; no split).
@@ -3920,6 +3924,7 @@ final class StreamEngine: @unchecked Sendable {
                 // a pipe after a backslash there): only the open one and
                 // the ones after it are split and emitted again.
                 let (endsAtPipe, openStart) = BlockParser.splitRowTail(source, trailingRowOpenStart, newCount, into: &cells)
+                rowBytesSplit &+= newCount - trailingRowOpenStart
                 first = min(trailingRowClosed, trailingAlignments.count)
                 offset = trailingRowClosed
                 if first == offset && !cells.isEmpty && (endsAtPipe || cells.count >= 2) && newCount > oldEnd {
@@ -3937,6 +3942,7 @@ final class StreamEngine: @unchecked Sendable {
                 trailingRowOpenStart = openStart
             } else {
                 let endsAtPipe = BlockParser.splitRow(source, start, newCount, into: &cells)
+                rowBytesSplit &+= newCount - start
                 if trailingRowClosed < 0 && oldEnd > start && pipeless && source[oldEnd - 1] != UInt8(ascii: "\\") {
                     // Every pipe is before the new bytes: the cells a pipe
                     // ends are the ones the row had.
@@ -3948,8 +3954,9 @@ final class StreamEngine: @unchecked Sendable {
             nodes[row].end = UInt32(newCount)
             // Only the open cell changed, and as more of its text: its
             // inlines are parsed on from where the last pass left them.
-            // (The cells a pipe closed keep their nodes; the first cell,
-            // before any such pipe, is the whole row split again.)
+            // (The cells a pipe closed keep their nodes; so does the row's
+            // first cell while no pipe has come: the row is not split
+            // again, see `openCellPipeFreeEnd`.)
             if first == offset && first < trailingAlignments.count && cells.count == 1
                 && trailingRowClosed == offset && cells[0].1 > cells[0].0
                 && emitOpenCell(row: row, column: first, range: cells[0], rowEnd: newCount, nodes: &nodes, arena: &inline.arena,
@@ -4008,11 +4015,12 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Where the last pass over the open cell of row `row` left it (its
     /// bytes then, from the row's last pipe on, held no pipe: the pass
-    /// checked), when that is still the row's open cell, after a pipe
-    /// that closed one (`trailingRowOpenStart` just after it), and the
-    /// bytes since, up to `end`, hold no pipe or backslash either; else -1.
+    /// checked), when that is still the row's open cell — after a pipe
+    /// that closed one (`trailingRowOpenStart` just after it), or the
+    /// row's first cell — and the bytes since, up to `end`, hold no pipe
+    /// or backslash either; else -1.
     private func openCellPipeFreeEnd(row: Int, end: Int) -> Int {
-        guard openCellRow == row, trailingRowClosed > 0, openCellStart >= trailingRowOpenStart, openCellSourceEnd <= end,
+        guard openCellRow == row, trailingRowClosed >= 0, openCellStart >= trailingRowOpenStart, openCellSourceEnd <= end,
               openCellSourceEnd <= stableCount else { return -1 }
         return storage.source.withUnsafeBufferPointer { s in
             for k in openCellSourceEnd..<end where s[k] == UInt8(ascii: "|") || s[k] == UInt8(ascii: "\\") { return -1 }
