@@ -3395,7 +3395,7 @@ final class StreamEngine: @unchecked Sendable {
         let newCount = storage.source.count
         trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
         let shown = emitTrailingParagraph(p, previousSourceCount: sourceCount, newLine: false)
-        if numbered { renumberAfterPass() }
+        if numbered { renumberAfterPass(paragraph: Int(p), start: Int(trailingParagraphLines[0].start)) }
         return shown
     }
 
@@ -3403,11 +3403,12 @@ final class StreamEngine: @unchecked Sendable {
     /// moved a footnote reference: the footnotes numbered as a snapshot
     /// numbers them, and the blocks whose numbers moved (a definition's
     /// count of references, a label's number) reported with the paragraph.
-    private func renumberAfterPass() {
+    private func renumberAfterPass(paragraph: Int, start: Int) {
         var tops = take(&tailTopsScratch)
         tops.truncate(to: 0)
         for t in lastLayout.tailStarts where t >= settledNodeCount { tops.append(t) }
-        let holders = renumberFootnotes(provisional: nil, tailTops: tops)
+        let holders = renumberFootnotes(provisional: nil, tailTops: tops,
+                                        pass: (paragraph: paragraph, start: start, floor: leafEmitFloor))
         tops.truncate(to: 0)
         tailTopsScratch = tops
         guard !holders.isEmpty else { return }
@@ -3425,6 +3426,12 @@ final class StreamEngine: @unchecked Sendable {
     /// `[^`: the paragraph then holds no footnote reference and misses no
     /// footnote label, so parsing it again moves no footnote number (the
     /// paragraph paths run in a document with footnotes only then).
+    @exclusivity(unchecked) private var footnoteScanStart = -1
+    /// Source bytes `noFootnoteReference` looked at (for the tests).
+    @exclusivity(unchecked) private(set) var footnoteBytesScanned = 0
+    @exclusivity(unchecked) private var footnoteScanEnd = 0
+    @exclusivity(unchecked) private var footnoteScanHit = false
+
     private func paragraphHoldsNoFootnote(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = trailingParagraphLines.first else { return false }
         return noFootnoteReference(from: Int(first.start), bytes)
@@ -3440,14 +3447,34 @@ final class StreamEngine: @unchecked Sendable {
     /// Whether the source from `start` on and `bytes` after it hold no `[^`
     /// (see `paragraphHoldsNoFootnote`; the table paths check the trailing
     /// row the same way).
+    /// (The source's bytes from `footnoteScanStart` to `footnoteScanEnd`
+    /// were scanned last, below `stableCount`, where bytes never change:
+    /// they hold a `[^` when `footnoteScanHit`, else none. A long paragraph
+    /// in a document with footnotes is not scanned again from its start on
+    /// every append: until session 29 it was, 945.8 M instructions for a
+    /// 38 KB paragraph of inlines.)
     private func noFootnoteReference(from start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0
+        let stable = stableCount
         let clean = storage.source.withUnsafeBufferPointer { source in
             guard start <= source.count else { return false }
-            for b in UnsafeBufferPointer(rebasing: source[start...]) {
-                if b == UInt8(ascii: "^") && previous == UInt8(ascii: "[") { return false }
+            var from = start
+            if footnoteScanStart == start && footnoteScanEnd <= min(source.count, stable) {
+                if footnoteScanHit { return false }
+                from = footnoteScanEnd
+                if from > start { previous = source[from - 1] }
+            }
+            for k in from..<source.count {
+                let b = source[k]
+                if b == UInt8(ascii: "^") && previous == UInt8(ascii: "[") {
+                    footnoteBytesScanned &+= k + 1 - from
+                    if k < stable { (footnoteScanStart, footnoteScanEnd, footnoteScanHit) = (start, k + 1, true) }
+                    return false
+                }
                 previous = b
             }
+            footnoteBytesScanned &+= source.count - from
+            (footnoteScanStart, footnoteScanEnd, footnoteScanHit) = (start, min(source.count, stable), false)
             return true
         }
         guard clean else { return false }
@@ -3749,7 +3776,8 @@ final class StreamEngine: @unchecked Sendable {
         // The nodes this pass writes besides `p` and its ancestors: from the
         // kept one the emission may continue (the parent's last child then),
         // or from `p`'s first child (the callers claimed the store's end).
-        if !spares.isEmpty { lowerSpareNodeFloor(continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept) }
+        leafEmitFloor = continueText && keep.top >= 0 ? min(kept, Int(keep.top)) : kept
+        if !spares.isEmpty { lowerSpareNodeFloor(leafEmitFloor) }
         var mark = EmitMark()
         if inline.resumePosition > 0 && inline.resumeLast > 0 { mark.node = inline.resumeLast }
         var cleanMark = EmitMark()
@@ -3767,6 +3795,10 @@ final class StreamEngine: @unchecked Sendable {
         marks = (mark, cleanMark)
         return (inline.nodes.count - (continueText ? Int(keep.node) : 0), continueText)
     }
+
+    /// The lowest node the last `emitLeafInlines` wrote besides its leaf
+    /// and the leaf's ancestors.
+    @exclusivity(unchecked) private var leafEmitFloor = 0
 
     /// Empties a leaf's own inline parser for a parse from the leaf's start.
     @inline(__always)
@@ -5117,6 +5149,11 @@ final class StreamEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var numberedTail: [(key: Int32, definition: Bool, number: Int32, number2: Int32, b: ByteRef)] = []
     @exclusivity(unchecked) private var footnoteKeyIDs: [[UInt8]: Int32] = [:]
     @exclusivity(unchecked) private var footnoteTailScratch: [(node: Int32, key: Int32)] = []
+    /// What `footnoteTailScratch` holds after a call that followed a pass
+    /// over the trailing paragraph (its node and first byte): the
+    /// footnotes of the nodes from `prefixEnd` to `end` (`paragraph` -1:
+    /// nothing).
+    @exclusivity(unchecked) private var footnoteTailMemo = (paragraph: -1, start: -1, prefixEnd: -1, end: 0)
 
     private func settle(_ source: Bytes) {
         // (`appendNewBlockLine` may have settled blocks before it gave up:
@@ -5816,12 +5853,27 @@ final class StreamEngine: @unchecked Sendable {
     /// are found by a scan of the nodes after them. So a stream with
     /// footnotes costs each snapshot its tail, and the settled footnotes
     /// whose numbers move.
-    private func renumberFootnotes(provisional: Int?, tailTops: [Int]) -> [Int] {
+    private func renumberFootnotes(provisional: Int?, tailTops: [Int],
+                                   pass: (paragraph: Int, start: Int, floor: Int)? = nil) -> [Int] {
         // (With provisional blocks: the settled nodes before them.)
         let prefixEnd = provisional.map { settledNodeStarts[$0] } ?? settledNodeCount
         forgetFootnoteIndex(from: prefixEnd)
         var tail = take(&footnoteTailScratch)
-        tail.truncate(to: 0)
+        // After a pass over the trailing paragraph that the last call also
+        // followed: the tail's footnotes below the nodes the pass wrote are
+        // the ones that call found (`footnoteTailMemo`), and only the nodes
+        // from there are looked at. (Until session 29 every pass looked at
+        // every node of the tail: a 30 KB paragraph with a reference, after
+        // a definition, cost 337.7 M instructions.)
+        var scanFrom = prefixEnd
+        if let r = pass, provisional == nil, footnoteTailMemo.paragraph == r.paragraph, footnoteTailMemo.start == r.start,
+           footnoteTailMemo.prefixEnd == prefixEnd {
+            scanFrom = max(prefixEnd, min(footnoteTailMemo.end, r.floor, storage.nodes.count))
+            while let last = tail.last, Int(last.node) >= scanFrom { tail.removeLast() }
+        } else {
+            tail.truncate(to: 0)
+        }
+        footnoteTailMemo = (-1, -1, -1, 0)
         var unchanged = false
         defer { footnoteTailScratch = tail }
         var lowestWrite = Int.max
@@ -5856,12 +5908,12 @@ final class StreamEngine: @unchecked Sendable {
                         }
                         // The settled footnotes since the last snapshot join
                         // the fold; those after them are the tail.
-                        footnoteNodesScanned &+= max(0, prefixEnd - footnoteIndexEnd) + (nodes.count - prefixEnd)
+                        footnoteNodesScanned &+= max(0, prefixEnd - footnoteIndexEnd) + (nodes.count - scanFrom)
                         for i in footnoteIndexEnd..<max(footnoteIndexEnd, prefixEnd) where isFootnote(i) {
                             footnoteFold.append(node: Int32(i), key: key(i), isDefinition: nodes[i].kind == .footnoteDefinition)
                         }
                         footnoteIndexEnd = max(footnoteIndexEnd, prefixEnd)
-                        for i in prefixEnd..<nodes.count where isFootnote(i) { tail.append((Int32(i), key(i))) }
+                        for i in scanFrom..<nodes.count where isFootnote(i) { tail.append((Int32(i), key(i))) }
                         // The same footnotes as the last snapshot (the settled
                         // ones unchanged, the others with the same labels in
                         // the same order): the same numbers. The nodes after
@@ -5886,6 +5938,7 @@ final class StreamEngine: @unchecked Sendable {
             }
         }
         footnoteNodesScanned &+= footnoteFold.visited - scannedBefore
+        if let r = pass { footnoteTailMemo = (r.paragraph, r.start, prefixEnd, storage.nodes.count) }
         // (Readers may hold updates: the spares copy what was written.)
         if lowestWrite < Int.max { lowerSpareNodeFloor(lowestWrite) }
         #if DEBUG
