@@ -691,7 +691,10 @@ final class StreamEngine: @unchecked Sendable {
         // skipping their calls: the URL path takes ASCII after a paragraph's
         // or a table cell's text, the empty-cell path bytes in a table row,
         // the info path bytes after an empty fenced code block.)
-        appendPlainText(bytes) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
+        // (The plain path takes only a paragraph's, a heading's or a
+        // cell's text: a code block's lines skip its look at the bytes.)
+        ((trailingParagraphNode > 0 || trailingTableNode > 0 || (hotText >= 0 && wordCheckedEnd == storage.source.count))
+         && appendPlainText(bytes)) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
                                    && appendToAutolink(bytes)) || (trailingTableNode > 0 && appendToEmptyCell(bytes))
                         || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
