@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Tidemark
 
@@ -57,6 +58,63 @@ import Testing
             #expect(e.footnoteNodesScanned < (k == 2 ? 40 : 10) * nodes, "\(k): \(e.footnoteNodesScanned) nodes scanned of \(nodes)")
             #expect(stream.document == Document(parsing: bytes))
         }
+    }
+
+    /// Generated documents whose trailing block is a footnote definition
+    /// (its content on its line, lazy or indented) or a container with a
+    /// definition, after settled blocks that cite it — so they are shown
+    /// emitted again with it (`provisionalFrom`) — and references to the
+    /// other footnotes typed in it: exact after every append, the diff
+    /// checked by subtree (a definition's number shows in no HTML of its
+    /// own), holding or not. Session 29's fuzz finding
+    /// (`fuzz_stream_referenceNumbersASettledDefinitionWhileBlocksAreProvisional`)
+    /// fails 8 of these 1,600 streamings without its fix. More:
+    /// `TIDEMARK_STRESS_DOCS=3000 swift test --filter definitionsInTheTail`.
+    @Test func definitionsInTheTailWithReferencesTyped() {
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+        let labels = ["1", "2", "a", "b", "x"]
+        func ref() -> String { "[^\(labels[next(labels.count)])]" }
+        func words(_ n: Int) -> String {
+            (0..<n).map { _ in ["word", "*em*", "`c`", ref(), ref(), "[r]", "x", "**b**", "[l](/u)", "[^t]", "[^t] [^t]"][next(11)] }.joined(separator: " ")
+        }
+        var problems = 0
+        let count = Int(ProcessInfo.processInfo.environment["TIDEMARK_STRESS_DOCS"] ?? "") ?? 200
+        for _ in 0..<count {
+            var d = ""
+            for _ in 0..<(2 + next(6)) {
+                switch next(7) {
+                case 0: d += "[^\(labels[next(labels.count)])]: \(words(1 + next(4)))\n\n"
+                case 1: d += "[r]: /u\n\n"
+                case 2: d += "- \(words(2 + next(8)))\n- \(words(2 + next(5)))\n\n"
+                case 3: d += "> \(words(3 + next(8)))\n\n"
+                default: d += words(1 + next(12)) + "\n\n"
+                }
+            }
+            // The tail: a definition whose content goes on (lazily, indented,
+            // or on its line), or a container with one, then words with
+            // references typed.
+            switch next(5) {
+            case 0: d += "[^t]: b\n" + words(6 + next(20)) + "\n"
+            case 1: d += "[^t]: b\n\n    " + words(6 + next(20)) + "\n"
+            case 2: d += "[^t]: " + words(6 + next(20)) + "\n"
+            case 3: d += "> [r]: /v\n> " + words(6 + next(20)) + "\n"
+            default: d += "- [^\(labels[next(labels.count)])]: b\n  " + words(6 + next(20)) + "\n"
+            }
+            let bytes = Array(d.utf8)
+            for chunk in [1, 3, 4, 7] {
+                for hold in [0, 1] {
+                    if let p = StreamingTests.check(bytes, options: .default, chunks: [chunk], checkDiff: true, hold: hold) {
+                        problems += 1
+                        if problems < 4 { Issue.record("\(d.debugDescription) in chunks of \(chunk), holding \(hold): \(p.prefix(600))") }
+                    }
+                }
+            }
+        }
+        #expect(problems == 0, "\(problems) of \(count * 8) streamings")
     }
 
     /// Appends `typed` to `stream` in chunks of `size`, each update checked
