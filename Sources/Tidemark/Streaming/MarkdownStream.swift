@@ -3432,16 +3432,17 @@ final class StreamEngine: @unchecked Sendable {
         diffEpoch = appendEpoch
     }
 
+    /// What `noFootnoteReference` scanned last (see there).
+    @exclusivity(unchecked) private var footnoteScanStart = -1
+    @exclusivity(unchecked) private var footnoteScanEnd = 0
+    @exclusivity(unchecked) private var footnoteScanHit = false
+    /// Source bytes `noFootnoteReference` looked at (for the tests).
+    @exclusivity(unchecked) private(set) var footnoteBytesScanned = 0
+
     /// Whether the trailing paragraph's source and `bytes` after it hold no
     /// `[^`: the paragraph then holds no footnote reference and misses no
     /// footnote label, so parsing it again moves no footnote number (the
     /// paragraph paths run in a document with footnotes only then).
-    @exclusivity(unchecked) private var footnoteScanStart = -1
-    /// Source bytes `noFootnoteReference` looked at (for the tests).
-    @exclusivity(unchecked) private(set) var footnoteBytesScanned = 0
-    @exclusivity(unchecked) private var footnoteScanEnd = 0
-    @exclusivity(unchecked) private var footnoteScanHit = false
-
     private func paragraphHoldsNoFootnote(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = trailingParagraphLines.first else { return false }
         return noFootnoteReference(from: Int(first.start), bytes)
@@ -3457,6 +3458,7 @@ final class StreamEngine: @unchecked Sendable {
     /// Whether the source from `start` on and `bytes` after it hold no `[^`
     /// (see `paragraphHoldsNoFootnote`; the table paths check the trailing
     /// row the same way).
+    ///
     /// (The source's bytes from `footnoteScanStart` to `footnoteScanEnd`
     /// were scanned last, below `stableCount`, where bytes never change:
     /// they hold a `[^` when `footnoteScanHit`, else none. A long paragraph
