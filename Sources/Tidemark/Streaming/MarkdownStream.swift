@@ -691,10 +691,7 @@ final class StreamEngine: @unchecked Sendable {
         // skipping their calls: the URL path takes ASCII after a paragraph's
         // or a table cell's text, the empty-cell path bytes in a table row,
         // the info path bytes after an empty fenced code block.)
-        // (The plain path takes only a paragraph's, a heading's or a
-        // cell's text: a code block's lines skip its look at the bytes.)
-        ((trailingParagraphNode > 0 || trailingTableNode > 0 || (hotText >= 0 && wordCheckedEnd == storage.source.count))
-         && appendPlainText(bytes)) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
+        appendPlainText(bytes) || ((trailingParagraphNode > 0 || trailingTableNode > 0) && (bytes.first ?? 0x80) < 0x80
                                    && appendToAutolink(bytes)) || (trailingTableNode > 0 && appendToEmptyCell(bytes))
                         || appendToCodeLine(bytes) || appendToParagraphLine(bytes)
                         || appendToTableRow(bytes) || appendBlankLineStart(bytes) || appendNewParagraphLine(bytes) || appendNewCodeLine(bytes)
@@ -1668,7 +1665,12 @@ final class StreamEngine: @unchecked Sendable {
     /// space next to a delimiter run matters only as the first byte after
     /// the text, which is checked like ASCII.
     private func appendPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 256 else { return false }
+        // (It takes only a paragraph's, a heading's or a cell's text, or the
+        // text it extended last: a code block's lines skip the look at
+        // their bytes.)
+        guard !bytes.isEmpty, bytes.count <= 256,
+              trailingParagraphNode > 0 || trailingTableNode > 0 || (hotText >= 0 && wordCheckedEnd == storage.source.count)
+        else { return false }
         var ascii = true
         var pipe = false
         for (k, b) in bytes.enumerated() {
