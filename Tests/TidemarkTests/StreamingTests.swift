@@ -1729,6 +1729,30 @@ import Testing
         }
     }
 
+    /// An info string after spaces, and a long fence whose last characters
+    /// come with the first of its info (the CommonMark spec's examples open
+    /// with 32 backticks, a space and `example`): `appendToFenceInfo` takes
+    /// the spaces and the rest of the fence while the info is empty. A
+    /// backtick in a backtick fence's info, a fence character after spaces,
+    /// `math` and content after the line still go the exact way.
+    @Test func fenceInfoAfterSpacesAndLongFences() {
+        let fence = String(repeating: "`", count: 32)
+        let docs = [
+            "\(fence) example\nfoo\n.\n<p>foo</p>\n\(fence)\n\nnext\n", "```` python\nx\n````\n", "```\t go\n```\n",
+            "```   \nx\n```\n", "```` ```\nx\n", "```` `x\n````\n", "~~~ ~x\n~~~\n", "~~~~~ a\n~~~~~\n", "``` math\nx\n```\n",
+            "```` MATH\nx\n", "``` ma th\n```\n", "``` a b\n```\n", "- ```` example\n  x\n  ````\n", "> ``` js\n> x\n> ```\n",
+            "``` x\r\ny\r\n```\r\n", "``` \\x\n```\n", "``` &amp;\n```\n", "Para\n``` sh\nx\n```\n", "`` `\n", "``` `` x\n```\n",
+            "~~~ `x`\n~~~\n", "```  \t c++\nx\n```\n",
+        ]
+        StreamingTests.expectExactAlsoHolding(docs, holdingChunks: [1, 2, 3, 4])
+        FuzzFindingsTests.expectEverySplit(docs, options: .default, thenChunks: [1, 4], checkDiff: true)
+        // (20 examples in 4-byte chunks: one snapshot each when the chunk
+        // that starts the info, or ends the fence, went the exact way.)
+        StreamingTests.expectStaysFast(intro: "Intro.\n\n", counter: \.fullSnapshots, atMost: 2, bytesPerAppend: 4) { k in
+            ["Example \(k):\n\n\(fence) example\nfoo *\(k)*\n.\n<p>foo <em>\(k)</em></p>\n\(fence)\n\n"]
+        }
+    }
+
     /// A top-level paragraph's first bytes when no block is open (after a
     /// blank line, a heading, a fence, a break, an HTML block, a
     /// definition): up to three spaces, then content that decides the line

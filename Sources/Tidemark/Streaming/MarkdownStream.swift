@@ -2695,12 +2695,27 @@ final class StreamEngine: @unchecked Sendable {
     /// here). The block and its ancestors end at the source's end; the line
     /// feed then takes `appendFenceOpenerLineFeed`. (Not when the info
     /// becomes `math`: that makes the block a math block.)
+    ///
+    /// While the info is empty, the bytes may start with spaces or tabs
+    /// (the CommonMark spec's own examples open with a fence, a space and
+    /// `example`), and before those with more of the fence's characters
+    /// when the line so far ends with the fence (a long fence whose last
+    /// characters come in the chunk that starts its info); bytes of only
+    /// those leave the info empty and move the ends.
     private func appendToFenceInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // (The bytes first: most appends that come this way fail there.)
         guard !bytes.isEmpty, bytes.count <= 256 else { return false }
-        for b in bytes where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
-                                 || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "#")
-                                 || b == UInt8(ascii: "/")) {
+        // Fence characters, then spaces or tabs, before the info's bytes.
+        var fenceMore = 0
+        let first = bytes[0]
+        if first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
+            while fenceMore < bytes.count && bytes[fenceMore] == first { fenceMore += 1 }
+        }
+        var infoFrom = fenceMore
+        while infoFrom < bytes.count && (bytes[infoFrom] == 0x20 || bytes[infoFrom] == 0x09) { infoFrom += 1 }
+        for b in bytes[infoFrom...] where !(StreamEngine.isASCIIAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+                                              || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "#")
+                                              || b == UInt8(ascii: "/")) {
             return false
         }
         guard !lastTailIDs.isEmpty, !publishedPending, !placeholderShown, pending.isEmpty,
@@ -2711,23 +2726,25 @@ final class StreamEngine: @unchecked Sendable {
             // (Its info so far ends the line and the arena; a backslash at
             // its end would escape the first byte.)
             let end = storage.source[sourceCount - 1]
-            guard code.b.isArena, code.b.end == arenaEnd, end != 0x20, end != 0x09, end != UInt8(ascii: "\\") else { return false }
+            guard infoFrom == 0, code.b.isArena, code.b.end == arenaEnd, end != 0x20, end != 0x09, end != UInt8(ascii: "\\")
+            else { return false }
         } else {
             // The line from the block's start: the fence, then spaces or
-            // tabs only.
+            // tabs only (none when the bytes add to the fence).
             let x = storage.source[Int(code.start)]
             guard x == UInt8(ascii: "`") || x == UInt8(ascii: "~") else { return false }
             var k = Int(code.start)
             while k < sourceCount && storage.source[k] == x { k += 1 }
-            guard k - Int(code.start) >= 3 else { return false }
+            guard k - Int(code.start) >= 3, fenceMore == 0 || (first == x && k == sourceCount) else { return false }
             while k < sourceCount && (storage.source[k] == 0x20 || storage.source[k] == 0x09) { k += 1 }
             guard k == sourceCount else { return false }
         }
-        if options.contains(.math) && Int(code.b.length) + bytes.count == 4 {
+        let info = UnsafeBufferPointer(rebasing: bytes[infoFrom...])
+        if options.contains(.math) && Int(code.b.length) + info.count == 4 {
             // (An info of `math`, in any case, makes a math block.)
             var same = true
             for k in 0..<4 {
-                let b = k < Int(code.b.length) ? storage.arena[code.b.start + k] : bytes[k - Int(code.b.length)]
+                let b = k < Int(code.b.length) ? storage.arena[code.b.start + k] : info[k - Int(code.b.length)]
                 if b | 0x20 != StreamEngine.mathInfo[k] { same = false }
             }
             if same { return false }
@@ -2737,13 +2754,15 @@ final class StreamEngine: @unchecked Sendable {
         stableCount = newCount
         withStorage { st in
             st.source.append(contentsOf: bytes)
-            st.arena.append(contentsOf: bytes)
+            // (Fence characters and spaces only: the info stays empty.)
+            guard !info.isEmpty else { return }
+            st.arena.append(contentsOf: info)
             if code.b.length > 0 {
-                st.nodes[last].b.length += UInt32(bytes.count)
+                st.nodes[last].b.length += UInt32(info.count)
             } else {
-                st.nodes[last].b = ByteRef.arena(arenaEnd, arenaEnd + bytes.count)
+                st.nodes[last].b = ByteRef.arena(arenaEnd, arenaEnd + info.count)
             }
-            st.nodes[last].a = ByteRef.arena(arenaEnd + bytes.count, arenaEnd + bytes.count)
+            st.nodes[last].a = ByteRef.arena(arenaEnd + info.count, arenaEnd + info.count)
         }
         endWithAncestors(last, at: newCount)
         return trailingBlockChanged()
