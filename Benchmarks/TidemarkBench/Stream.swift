@@ -1,4 +1,4 @@
-// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--slowest K] [--once [--hold] | --batch-once]
+// tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--slowest K] [--once [--hold] | --batch-once | --paths [--top K]]
 //
 // The streaming benchmark of the streaming issue: stream FILE in N-byte
 // chunks (default 4), taking the update after every append, against one
@@ -6,7 +6,7 @@
 // everything per chunk" baseline on a prefix (default 100 KB). Prints the
 // ratios and the per-append p50/p99.
 
-import Tidemark
+@_spi(Diagnostics) import Tidemark
 
 func runStreamBenchmark(_ arguments: [String]) {
     var args = arguments[...]
@@ -29,6 +29,12 @@ func runStreamBenchmark(_ arguments: [String]) {
     // with the byte offset each started at (latency spikes, which a UI
     // feels more than the mean).
     var slowest = 0
+    // `--paths`: stream once and print which kind of step each append took
+    // (no pass, a paragraph or row pass, a new block's line, a snapshot)
+    // and which bytes of the chunk set it off — where to look for the cost
+    // (`--top K` chunk contexts per kind, default 12).
+    var paths = false
+    var top = 12
     while let a = args.popFirst() {
         switch a {
         case "--chunk": chunk = Int(args.popFirst() ?? "") ?? 0
@@ -37,6 +43,8 @@ func runStreamBenchmark(_ arguments: [String]) {
         case "--batch-once": batchOnce = true
         case "--hold": hold = true
         case "--slowest": slowest = Int(args.popFirst() ?? "") ?? -1
+        case "--paths": paths = true
+        case "--top": top = Int(args.popFirst() ?? "") ?? -1
         default:
             if a.hasPrefix("-") || path != nil { fail("unknown argument '\(a)'") }
             path = a
@@ -45,7 +53,12 @@ func runStreamBenchmark(_ arguments: [String]) {
     guard let path else { fail("stream needs a FILE") }
     guard chunk > 0 else { fail("--chunk needs a positive number") }
     guard slowest >= 0 else { fail("--slowest needs a count") }
+    guard top >= 0 else { fail("--top needs a count") }
     let input = readFile(path)
+    if paths {
+        printPaths(input, path: path, chunk: chunk, top: top)
+        return
+    }
     let clock = ContinuousClock()
     if batchOnce {
         writeStdout(Array("nodes \(Document(parsing: input, options: .default).nodeCount)\n".utf8))
@@ -177,4 +190,73 @@ func runStreamBenchmark(_ arguments: [String]) {
           naive re-parse per chunk on a \(prefix.count)-byte prefix: \(format(naive * 1000, 1)) ms vs streamed \(format(streamedPrefix * 1000, 1)) ms (naive/streamed = \(format(naive / max(streamedPrefix, 1e-9), 1)))
         \(slowestLines)
         """.utf8))
+}
+
+/// `--paths`: streams `input` once in `chunk`-byte chunks and sorts the
+/// appends by the heaviest step each took (a snapshot, a new block's line,
+/// a row pass, a paragraph pass, or none of these), reading the stream's
+/// work counts (an SPI) around every append. For each kind: the bytes of
+/// the chunks that markup may hang on (a line feed, `*`, a backtick, …:
+/// the bytes the plain path does not take) and the commonest chunks, with
+/// the three bytes before each.
+func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
+    let kinds = ["snapshot", "new-block pass", "row pass", "paragraph pass", "no pass"]
+    let plural = ["snapshots", "new-block passes", "row passes", "paragraph passes", ""]
+    var appends = [Int](repeating: 0, count: kinds.count)
+    var triggers = [[String: Int]](repeating: [:], count: kinds.count)
+    var contexts = [[String: Int]](repeating: [:], count: kinds.count)
+    // Bytes that can start, end or delimit a construct (the rest, letters,
+    // digits, spaces and most punctuation, are plain text after text).
+    let markup = Set("#$)*;>@\\]_`|~!<[&".utf8)
+    func shown(_ bytes: ArraySlice<UInt8>) -> String {
+        var s = ""
+        for b in bytes {
+            switch b {
+            case 0x0A: s += "\\n"
+            case 0x0D: s += "\\r"
+            case 0x09: s += "\\t"
+            case 0x20..<0x7F: s += String(UnicodeScalar(b))
+            default: s += "·"  // a byte of a UTF-8 sequence
+            }
+        }
+        return s
+    }
+    func padded(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+    var stream = MarkdownStream(options: .default)
+    var at = 0
+    while at < input.count {
+        let end = min(input.count, at + chunk)
+        let before = stream.workCounts
+        _ = stream.append(bytes: input[at..<end]).changedBlocks.count
+        let after = stream.workCounts
+        let kind = after.snapshots > before.snapshots ? 0
+            : after.newBlockPasses > before.newBlockPasses ? 1
+            : after.rowPasses > before.rowPasses ? 2
+            : after.paragraphPasses > before.paragraphPasses ? 3 : 4
+        appends[kind] += 1
+        if kind < 4 {
+            var found: [String] = []
+            for b in input[at..<end] {
+                let name = b == 0x0A ? "LF" : b == 0x0D ? "CR" : b < 0x20 ? "control" : markup.contains(b) ? String(UnicodeScalar(b)) : nil
+                if let name, !found.contains(name) { found.append(name) }
+            }
+            triggers[kind][found.isEmpty ? "(none)" : found.joined(separator: " "), default: 0] += 1
+            contexts[kind][shown(input[max(0, at - 3)..<at]) + " | " + shown(input[at..<end]), default: 0] += 1
+        }
+        at = end
+    }
+    _ = stream.finish()
+    var out = "stream \(path): \(input.count) bytes in \(chunk)-byte chunks, \(appends.reduce(0, +)) appends\n"
+    for k in kinds.indices { out += "  \(padded(kinds[k], 16)) \(appends[k])\n" }
+    for k in 0..<4 where appends[k] > 0 {
+        out += "\n\(plural[k]), by the markup bytes of the chunk:\n   "
+        for (t, n) in triggers[k].sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }).prefix(max(top, 1)) {
+            out += " \(t): \(n);"
+        }
+        out += "\n  commonest chunks (3 bytes before | the chunk):\n"
+        for (c, n) in contexts[k].sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }).prefix(top) {
+            out += "    \(padded(String(n), 6)) \(c)\n"
+        }
+    }
+    writeStdout(Array(out.utf8))
 }
