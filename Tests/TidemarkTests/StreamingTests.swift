@@ -934,6 +934,29 @@ import Testing
         #expect(stream.document == Document(parsing: "前の段落。\n\n始" + String(repeating: "日本語の文章です", count: 150)))
     }
 
+    /// A split character that starts the content of a list item, a quote
+    /// line or a table cell, after the marker's space: the U+FFFD shown for
+    /// it is taken back in place (the leaf left empty until the bytes that
+    /// complete it are appended again), not by a snapshot — a Japanese list
+    /// in 4-byte chunks took one or two snapshots an item.
+    @Test func splitCharacterAfterAMarker() {
+        let docs = [
+            "- これは項目です\n- 日本語の文章\n\n段落です。\n", "> 引用の文章です\n> 続きです\n", "1. 一番目\n2. 二番目\n",
+            "- [ ] 課題です\n", "  - 入れ子の項目\n", "| 列 | 値 |\n|---|---|\n| 日本語 | 値です |\n", "- 😀 emoji\n- é accent\n",
+            "-  二つの空白\n- \t タブ\n", "> - 引用の項目\n", "- **強調**です\n- `コード`です\n",
+        ]
+        StreamingTests.expectExact(docs, chunkSizes: [1, 2, 3, 4, 5, 7])
+        for d in docs {
+            let problem = StreamingTests.check(Array(d.utf8), options: .default, chunks: [2, 4, 5], hold: 2)
+            #expect(problem == nil, "\(d.debugDescription), holding 2: \(problem ?? "")")
+        }
+        // (20 items whose first character the 4-byte chunks split: 1 or 2
+        // snapshots each before; the first content takes none now.)
+        StreamingTests.expectStaysFast(intro: "前の段落。\n\n", counter: \.fullSnapshots, atMost: 2, bytesPerAppend: 4) { k in
+            ["- これは\(k)番目の項目です\n"]
+        }
+    }
+
     /// A new top-level block whose first chunk did not decide its line
     /// (`##`, `1`, a fence's backticks) is the same block of the layout
     /// when the next chunks do: reported changed under the id it got, with

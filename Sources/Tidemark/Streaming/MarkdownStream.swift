@@ -647,9 +647,13 @@ final class StreamEngine: @unchecked Sendable {
         if alone {
             // The node before it (if any) must end where it started, and
             // not in a space or tab (it would lose them as content too).
+            // With none, the text starts the leaf's content, and the spaces
+            // before it are not content (a list item's marker and the space
+            // after it, a quote's `> `): the leaf is left empty until the
+            // bytes that replace the placeholder are appended again.
             while before > Int32(leaf) && storage.nodes[Int(before)].parent != Int32(leaf) { before = storage.nodes[Int(before)].parent }
             guard before <= Int32(leaf) || Int(storage.nodes[Int(before)].end) == textStart,
-                  textStart == 0 || !isSpaceOrTab(storage.source[textStart - 1]) else { return false }
+                  textStart == 0 || before <= Int32(leaf) || !isSpaceOrTab(storage.source[textStart - 1]) else { return false }
         }
         let continues = !alone && wordCheckedEnd == count && hotText == c && hotLeaf == leaf && hotInCell == inCell
             && hotTrimmed == count
