@@ -518,18 +518,55 @@ final class StreamEngine: @unchecked Sendable {
             let combined = UnsafeBufferPointer(rebasing: buf[..<n])
             guard let cut = StreamEngine.completePart(combined) else { return nil }
             // The placeholder taken back, as `removePlaceholderInPlace` does
-            // when the text goes on (its node and ancestors are written once,
-            // by the append)...
+            // when the text goes on, and what replaces it written over its
+            // bytes — what `appendShowingHeld` would append after the cut,
+            // in one write of the source and one of the text and its
+            // ancestors.
             reclaim(nodesFrom: t.node, endsOf: t.leaf)
-            cutPlaceholder(count: count, node: t.node, trimmed: t.trimmed, alone: false)
-            pending.truncate(to: 0)
-            wordCheckedEnd = count - 3
-            hotTrimmed = t.trimmed
+            cutPlaceholder(count: count, node: t.node, trimmed: t.trimmed, alone: false, keepingSource: true)
+            let start = count - 3
+            let hold = n - cut
+            assert(hold == 0 || Normalizer.normalize(Array(combined[cut...]), dropBOM: false) == StreamEngine.replacement)
+            let newCount = start + cut + (hold > 0 ? 3 : 0)
+            // The text ends before the new bytes' trailing spaces and tabs
+            // (a U+FFFD after them is content). The completed character is
+            // not one, so the text grows.
+            var newTrimmed = newCount
+            if hold == 0 {
+                while newTrimmed > start && isSpaceOrTab(combined[newTrimmed - start - 1]) { newTrimmed -= 1 }
+            }
+            assert(newTrimmed > t.trimmed)
+            let (text, leaf, inCell) = (t.node, t.leaf, t.inCell)
+            withStorage { st in
+                @inline(__always) func shown(_ k: Int) -> UInt8 { k < cut ? combined[k] : StreamEngine.replacement[k - cut] }
+                let total = newCount - start
+                st.source.withUnsafeMutableBufferPointer { s in
+                    for k in 0..<min(3, total) { s[start + k] = shown(k) }
+                }
+                if total < 3 {
+                    st.source.truncate(to: newCount)
+                } else {
+                    for k in 3..<total { st.source.append(shown(k)) }
+                }
+                st.nodes.withUnsafeMutableBufferPointer { nodes in
+                    nodes[text].end = UInt32(newTrimmed)
+                    nodes[text].a.length = UInt32(newTrimmed - nodes[text].a.start)
+                    StreamEngine.setEnds(nodes, leaf: leaf, inCell: inCell, contentEnd: newTrimmed, end: newCount)
+                }
+            }
+            stableCount = newCount
+            if inCell {
+                trailingRow.end = Int32(newCount)
+            } else {
+                trailingParagraphLines[trailingParagraphLines.count - 1].end = Int32(newCount)
+            }
+            hotTrimmed = newTrimmed
+            wordCheckedEnd = newCount
             placeholderShown = false
             publishedPending = false
-            // ... and what replaces it appended by the plain path.
-            let appended = appendShowingHeld(combined, cut: cut, at: count - 3, mayLink: false)
-            assert(appended)
+            pending.truncate(to: 0)
+            if hold > 0 { showHeld(UnsafeBufferPointer(rebasing: combined[cut...])) }
+            plainContinuations &+= 1
             return lastUpdate
         }
     }
@@ -602,8 +639,9 @@ final class StreamEngine: @unchecked Sendable {
     /// what knew of them: the word scan's end, the emission marks past what
     /// is left of text node `node` (ending at `trimmed`, or gone when
     /// `alone`), the leaf's inline content.
-    private func cutPlaceholder(count: Int, node c: Int, trimmed: Int, alone: Bool) {
-        storage.source.truncate(to: count - 3)
+    /// (`keepingSource`: the caller writes over the placeholder's bytes.)
+    private func cutPlaceholder(count: Int, node c: Int, trimmed: Int, alone: Bool, keepingSource: Bool = false) {
+        if !keepingSource { storage.source.truncate(to: count - 3) }
         forgetOpenCell()
         // (The word checked up to the placeholder was checked without it.)
         if wordScanEnd == count { wordScanEnd = count - 3 }
