@@ -197,7 +197,7 @@ func runStreamBenchmark(_ arguments: [String]) {
 /// a row pass, a paragraph pass, or none of these), reading the stream's
 /// work counts (an SPI) around every append. For each kind: the bytes of
 /// the chunks that markup may hang on (a line feed, `*`, a backtick, …:
-/// the bytes the plain path does not take) and the commonest chunks, with
+/// the bytes that start, end or delimit a construct) and the commonest chunks, with
 /// the three bytes before each.
 func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
     let kinds = ["snapshot", "new-block pass", "row pass", "paragraph pass", "no pass"]

@@ -4,7 +4,7 @@
 //
 //   tidemark-bench parse|html FILE... [--iterations N] [--warmup N]
 //                  [--options gfm|commonmark|default] [--emit] [--quiet] [--tsv]
-//   tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--once | --batch-once]   (Stream.swift)
+//   tidemark-bench stream FILE [--chunk N] [--naive-prefix BYTES] [--slowest K] [--once [--hold] | --batch-once | --paths [--top K]]   (Stream.swift)
 //
 // Results go to standard error (standard output carries the HTML with
 // `--emit`), so `tidemark-bench html FILE --iterations 1 --emit --quiet`
