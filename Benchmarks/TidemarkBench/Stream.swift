@@ -198,7 +198,8 @@ func runStreamBenchmark(_ arguments: [String]) {
 /// work counts (an SPI) around every append. For each kind: the bytes of
 /// the chunks that markup may hang on (a line feed, `*`, a backtick, …:
 /// the bytes that start, end or delimit a construct) and the commonest chunks, with
-/// the three bytes before each.
+/// the three bytes before each. Also the wall time of each kind, all its
+/// appends together and on average, and over one batch parse of `input`.
 func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
     let kinds = ["snapshot", "new-block pass", "row pass", "paragraph pass", "no pass"]
     let plural = ["snapshots", "new-block passes", "row passes", "paragraph passes", ""]
@@ -222,18 +223,42 @@ func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
         return s
     }
     func padded(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+    // Wall time by kind (each append timed on its own: the clock's reads
+    // are in it, some tens of nanoseconds an append), against one batch
+    // parse (best of three).
+    let clock = ContinuousClock()
+    var time = [Duration](repeating: .zero, count: kinds.count)
+    var batch = Duration.seconds(1_000_000)
+    for _ in 0..<3 {
+        let t0 = clock.now
+        _ = Document(parsing: input, options: .default).nodeCount
+        batch = min(batch, clock.now - t0)
+    }
+    // (What two reads of the clock cost, as each append's timing has.)
+    var overhead = Duration.zero
+    do {
+        var spent = Duration.zero
+        for _ in 0..<100_000 {
+            let t0 = clock.now
+            spent += clock.now - t0
+        }
+        overhead = spent / 100_000
+    }
     var stream = MarkdownStream(options: .default)
     var at = 0
     while at < input.count {
         let end = min(input.count, at + chunk)
         let before = stream.workCounts
+        let t0 = clock.now
         _ = stream.append(bytes: input[at..<end]).changedBlocks.count
+        let dt = clock.now - t0
         let after = stream.workCounts
         let kind = after.snapshots > before.snapshots ? 0
             : after.newBlockPasses > before.newBlockPasses ? 1
             : after.rowPasses > before.rowPasses ? 2
             : after.paragraphPasses > before.paragraphPasses ? 3 : 4
         appends[kind] += 1
+        time[kind] += dt
         if kind < 4 {
             var found: [String] = []
             for b in input[at..<end] {
@@ -247,7 +272,28 @@ func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
     }
     _ = stream.finish()
     var out = "stream \(path): \(input.count) bytes in \(chunk)-byte chunks, \(appends.reduce(0, +)) appends\n"
-    for k in kinds.indices { out += "  \(padded(kinds[k], 16)) \(appends[k])\n" }
+    func ms(_ d: Duration) -> Double {
+        let c = d.components
+        return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
+    }
+    func fixed(_ x: Double, _ digits: Int) -> String {
+        var p = 1.0
+        for _ in 0..<digits { p *= 10 }
+        let r = (x * p).rounded() / p
+        var t = String(r)
+        if let dot = t.firstIndex(of: ".") {
+            let have = t.distance(from: dot, to: t.endIndex) - 1
+            if have < digits { t += String(repeating: "0", count: digits - have) }
+        }
+        return t
+    }
+    out += "  (each append's time includes two reads of the clock, about \(Int((ms(overhead) * 1e6).rounded())) ns)\n"
+    out += "  \(padded("kind", 16)) \(padded("appends", 9)) \(padded("ms", 8)) \(padded("ns each", 8)) x batch (\(fixed(ms(batch), 2)) ms)\n"
+    for k in kinds.indices {
+        let t = ms(time[k])
+        let each = appends[k] > 0 ? t * 1e6 / Double(appends[k]) : 0
+        out += "  \(padded(kinds[k], 16)) \(padded(String(appends[k]), 9)) \(padded(fixed(t, 2), 8)) \(padded(String(Int(each.rounded())), 8)) \(fixed(t / ms(batch), 2))\n"
+    }
     for k in 0..<4 where appends[k] > 0 {
         out += "\n\(plural[k]), by the markup bytes of the chunk:\n   "
         for (t, n) in triggers[k].sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }).prefix(max(top, 1)) {
