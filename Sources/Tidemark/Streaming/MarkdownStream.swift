@@ -6108,6 +6108,11 @@ final class StreamEngine: @unchecked Sendable {
                                 definitionsMoved: definitionsMoved) {
             return
         }
+        if provisional == nil && renumbered.isEmpty && provisionalShown.isEmpty && !lastLayoutProvisional
+            && tailTops.count == 1 && tailBlocks.count == 1 && justSettled.count == 1 && justSettled[0].id == tailBlocks[0].id {
+            publishNextTailBlock(tailTops[0])
+            return
+        }
         let settledCount = settledIDs.count
         // (Each scratch array is taken out before it is cleared: a second
         // reference would make clearing it allocate.)
@@ -6236,6 +6241,51 @@ final class StreamEngine: @unchecked Sendable {
         lastDiffMode = changed ? 1 : 2
         lastSingleID = tailBlocks[0].id
         return true
+    }
+
+    /// The next most common: the one tail block the last snapshot showed
+    /// settled, and one new block (`from`, a new paragraph or list, say)
+    /// is the tail — what the general way gives then, without its look-ups:
+    /// the settled block changed (it was shown in the open tail: redrawn
+    /// once as it settles), the new one inserted, nothing removed.
+    private func publishNextTailBlock(_ from: Int) {
+        let settledID = tailBlocks[0].id
+        let nodes = storage.nodes
+        let h = StreamEngine.nodeHash(nodes, from, nodes.count)
+        let id = BlockID(rawValue: nextID)
+        nextID += 1
+        tailBlocks[0] = (Int(nodes[from].start), id, h, false)
+        lastDiffMode = 0
+        if isKnownUniquelyReferenced(&lastDiff) && lastDiff !== StreamDiff.empty {
+            let d = lastDiff
+            StreamEngine.setOnly(&d.changed, settledID)
+            StreamEngine.setOnly(&d.inserted, id)
+            if !d.removed.isEmpty { d.removed = [] }
+        } else {
+            lastDiff = StreamDiff(changed: [settledID], inserted: [id], removed: [])
+        }
+        if isKnownUniquelyReferenced(&lastLayout) && lastLayout !== StreamLayout.empty {
+            let l = lastLayout
+            l.settledIDs = settledIDs
+            l.settledStarts = BlockStarts(settledNodeStarts)
+            StreamEngine.setOnly(&l.tailIDs, id)
+            StreamEngine.setOnly(&l.tailStarts, from)
+        } else {
+            lastLayout = StreamLayout(settledIDs: settledIDs, settledStarts: BlockStarts(settledNodeStarts),
+                                      tailIDs: [id], tailStarts: [from])
+        }
+        lastLayoutProvisional = false
+    }
+
+    /// Makes `a` hold `x` alone (its storage kept when it is its own).
+    @inline(__always)
+    private static func setOnly<T>(_ a: inout [T], _ x: T) {
+        if a.count == 1 {
+            a[0] = x
+        } else {
+            a.removeAll(keepingCapacity: true)
+            a.append(x)
+        }
     }
 
     private func justSettledContains(_ id: BlockID) -> Bool {
