@@ -5,8 +5,9 @@
 # mixed-1mb.md, commonmark-spec.md), and generated ones — CJK text whose
 # characters 4-byte chunks split (gen-cjk.py), one 150 KB hard-wrapped
 # paragraph (gen-prose.py), comparison tables with long cells of inlines
-# (gen-tables.py), a list of 2,000 items and a quote of 2,000 lines. Each
-# streamed in 4-byte chunks, then again holding each update.
+# (gen-tables.py), short chat turns, each a paragraph that opens with a
+# bold label (gen-turns.py), a list of 2,000 items and a quote of 2,000
+# lines. Each streamed in 4-byte chunks, then again holding each update.
 # A change to a streaming path should move none of these the wrong way:
 # session 22 measured chat-1mb alone and missed CJK's 47% rise.
 #
@@ -24,6 +25,7 @@ done
 python3 "$HERE/gen-cjk.py" > "$OUT/cjk.md"
 python3 "$HERE/gen-prose.py" > "$OUT/prose.md"
 python3 "$HERE/gen-tables.py" > "$OUT/tables.md"
+python3 "$HERE/gen-turns.py" > "$OUT/turns.md"
 python3 - "$OUT" <<'PY'
 import sys
 out = sys.argv[1]
@@ -32,6 +34,6 @@ with open(f"{out}/list-2000.md", "w") as f:
 with open(f"{out}/quote-2000.md", "w") as f:
     f.writelines(f"> quote line {k} with *some* words and `code`\n" for k in range(2000))
 PY
-FILES+=("$OUT/cjk.md" "$OUT/prose.md" "$OUT/tables.md" "$OUT/list-2000.md" "$OUT/quote-2000.md")
+FILES+=("$OUT/cjk.md" "$OUT/prose.md" "$OUT/tables.md" "$OUT/turns.md" "$OUT/list-2000.md" "$OUT/quote-2000.md")
 "$HERE/stream-callgrind.sh" "${FILES[@]}"
 "$HERE/stream-callgrind.sh" "${FILES[@]}" --hold

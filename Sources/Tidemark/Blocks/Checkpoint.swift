@@ -74,21 +74,59 @@ extension BlockParser {
         persistentFloor = Int32(blocks.count)
         // (What the last snapshot added goes: this one adds its own.)
         labels.clearOverlay()
-        checkpointChain.truncate(to: 0)
-        checkpointSaved.truncate(to: 0)
-        var b: Int32 = 0
-        while true {
-            checkpointChain.append(b)
-            checkpointSaved.append((b, blocks[Int(b)]))
-            let prev = blocks[Int(b)].prev
-            if prev >= 0 { checkpointSaved.append((prev, blocks[Int(prev)])) }
-            let last = blocks[Int(b)].lastChild
-            guard last >= 0 else { break }
-            if !blocks[Int(last)].isOpen {
-                checkpointSaved.append((last, blocks[Int(last)]))
-                break
+        // The open chain is walked twice: to count what it saves, then to
+        // write it over the arrays' last contents (they are resized only
+        // when the counts change; one append or removal each would cost a
+        // uniqueness check).
+        let (chainCount, savedCount) = blocks.withUnsafeBufferPointer { bl -> (Int, Int) in
+            var b: Int32 = 0
+            var chain = 0, saved = 0
+            while true {
+                chain += 1
+                saved += bl[Int(b)].prev >= 0 ? 2 : 1
+                let last = bl[Int(b)].lastChild
+                guard last >= 0 else { break }
+                if !bl[Int(last)].isOpen {
+                    saved += 1
+                    break
+                }
+                b = last
             }
-            b = last
+            return (chain, saved)
+        }
+        if checkpointChain.count != chainCount {
+            checkpointChain.truncate(to: chainCount)
+            while checkpointChain.count < chainCount { checkpointChain.append(0) }
+        }
+        if checkpointSaved.count != savedCount {
+            checkpointSaved.truncate(to: savedCount)
+            while checkpointSaved.count < savedCount { checkpointSaved.append((0, blocks[0])) }
+        }
+        checkpointChain.withUnsafeMutableBufferPointer { chain in
+            checkpointSaved.withUnsafeMutableBufferPointer { saved in
+                blocks.withUnsafeBufferPointer { bl in
+                    var b: Int32 = 0
+                    var i = 0, j = 0
+                    while true {
+                        chain[i] = b
+                        i += 1
+                        saved[j] = (b, bl[Int(b)])
+                        j += 1
+                        let prev = bl[Int(b)].prev
+                        if prev >= 0 {
+                            saved[j] = (prev, bl[Int(prev)])
+                            j += 1
+                        }
+                        let last = bl[Int(b)].lastChild
+                        guard last >= 0 else { break }
+                        if !bl[Int(last)].isOpen {
+                            saved[j] = (last, bl[Int(last)])
+                            break
+                        }
+                        b = last
+                    }
+                }
+            }
         }
         return BlockCheckpoint(
             blockCount: blocks.count, lineCount: lines.count, lineStartCount: lineStarts.count,
@@ -106,7 +144,11 @@ extension BlockParser {
     func rollback(to c: BlockCheckpoint) {
         persistentFloor = 0
         if blocks.count > c.blockCount { blocks.truncate(to: c.blockCount) }
-        for (i, blk) in checkpointSaved { blocks[Int(i)] = blk }
+        blocks.withUnsafeMutableBufferPointer { bl in
+            checkpointSaved.withUnsafeBufferPointer { saved in
+                for (i, blk) in saved { bl[Int(i)] = blk }
+            }
+        }
         if lines.count > c.lineCount { lines.truncate(to: c.lineCount) }
         if lineStarts.count > c.lineStartCount { lineStarts.truncate(to: c.lineStartCount) }
         if tableAlignments.count > c.tableAlignmentCount { tableAlignments.truncate(to: c.tableAlignmentCount) }
