@@ -5274,6 +5274,15 @@ final class StreamEngine: @unchecked Sendable {
         // Closed top-level blocks not yet settled (most snapshots: none).
         var b = settledBlocks.last.map { p.blocks[Int($0)].next } ?? p.blocks[0].firstChild
         guard rebuildFrom != nil || (b >= 0 && !p.blocks[Int(b)].isOpen) else { return }
+        // The common case: one block closed, the one the last update
+        // showed, as it is now final (a paragraph a blank line ended).
+        if rebuildFrom == nil && !publishedPending {
+            let next = p.blocks[Int(b)].next
+            if next < 0 || p.blocks[Int(next)].isOpen, let kept = adoptable(b, at: settledNodeCount, source: source) {
+                settleAdopted(b, kept, source)
+                return
+            }
+        }
         var candidates = take(&candidatesScratch)
         var adoptedMisses = take(&adoptedMissesScratch)
         defer {
@@ -5406,6 +5415,48 @@ final class StreamEngine: @unchecked Sendable {
         swap(&nodes, &storage.nodes)
     }
     @exclusivity(unchecked) private var candidatesScratch: [Int32] = []
+
+    /// `settle` when block `b` alone closed and the last update showed it
+    /// as it is now (`kept`, from `adoptable`): its nodes are kept, and it
+    /// is settled as the general way settles an adopted block, without its
+    /// lists of candidates, re-emissions and earlier entries.
+    private func settleAdopted(_ b: Int32, _ kept: (end: Int, arenaEnd: Int, misses: Set<[UInt8]>), _ source: Bytes) {
+        let p = parser
+        let start = settledNodeCount
+        let keepArena = max(settledArenaCount, kept.arenaEnd)
+        #if DEBUG
+        // (Debug builds check the adopted block against a fresh emission.)
+        let inline = makeInline(p)
+        if inline.arena.count > keepArena { inline.arena.truncate(to: keepArena) }
+        #else
+        if storage.arena.count > keepArena { storage.arena.truncate(to: keepArena) }
+        #endif
+        var nodes = take(&storage.nodes)
+        if nodes.count > kept.end { nodes.truncate(to: kept.end) }
+        nodes[0].lastChild = Int32(start)
+        nodes[start].next = -1
+        #if DEBUG
+        p.s = source
+        checkAdopted(b, nodes: nodes, start: start, end: kept.end, misses: kept.misses, inline: inline)
+        p.s = Bytes(start: nil, count: 0)
+        inline.missedLabels = nil
+        inline.missedFootnotes = nil
+        swap(&inline.arena, &storage.arena)
+        #endif
+        settledBlocks.append(b)
+        settledNodeStarts.append(start)
+        if !kept.misses.isEmpty { missingBlocks.append(settledMisses.count) }
+        settledMisses.append(kept.misses)
+        let h = StreamEngine.nodeHash(nodes, start, kept.end)
+        settledHashes.append(h)
+        if settledIDs.count < settledBlocks.count {
+            settledIDs.append(takeID(forStart: Int(p.blocks[Int(b)].start)))
+        }
+        justSettled.append((settledIDs[settledBlocks.count - 1], h, nil, false))
+        settledArenaCount = storage.arena.count
+        settledNodeCount = nodes.count
+        swap(&nodes, &storage.nodes)
+    }
 
     /// The settled nodes of blocks `from...` (there were `blockCount`
     /// settled blocks, `nodeCount` settled nodes, and the settled labels
