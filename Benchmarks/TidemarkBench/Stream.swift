@@ -272,27 +272,13 @@ func printPaths(_ input: [UInt8], path: String, chunk: Int, top: Int) {
     }
     _ = stream.finish()
     var out = "stream \(path): \(input.count) bytes in \(chunk)-byte chunks, \(appends.reduce(0, +)) appends\n"
-    func ms(_ d: Duration) -> Double {
-        let c = d.components
-        return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
-    }
-    func fixed(_ x: Double, _ digits: Int) -> String {
-        var p = 1.0
-        for _ in 0..<digits { p *= 10 }
-        let r = (x * p).rounded() / p
-        var t = String(r)
-        if let dot = t.firstIndex(of: ".") {
-            let have = t.distance(from: dot, to: t.endIndex) - 1
-            if have < digits { t += String(repeating: "0", count: digits - have) }
-        }
-        return t
-    }
+    func ms(_ d: Duration) -> Double { seconds(d) * 1e3 }
     out += "  (each append's time includes two reads of the clock, about \(Int((ms(overhead) * 1e6).rounded())) ns)\n"
-    out += "  \(padded("kind", 16)) \(padded("appends", 9)) \(padded("ms", 8)) \(padded("ns each", 8)) x batch (\(fixed(ms(batch), 2)) ms)\n"
+    out += "  \(padded("kind", 16)) \(padded("appends", 9)) \(padded("ms", 8)) \(padded("ns each", 8)) x batch (\(format(ms(batch), 2)) ms)\n"
     for k in kinds.indices {
         let t = ms(time[k])
         let each = appends[k] > 0 ? t * 1e6 / Double(appends[k]) : 0
-        out += "  \(padded(kinds[k], 16)) \(padded(String(appends[k]), 9)) \(padded(fixed(t, 2), 8)) \(padded(String(Int(each.rounded())), 8)) \(fixed(t / ms(batch), 2))\n"
+        out += "  \(padded(kinds[k], 16)) \(padded(String(appends[k]), 9)) \(padded(format(t, 2), 8)) \(padded(String(Int(each.rounded())), 8)) \(format(t / ms(batch), 2))\n"
     }
     for k in 0..<4 where appends[k] > 0 {
         out += "\n\(plural[k]), by the markup bytes of the chunk:\n   "
