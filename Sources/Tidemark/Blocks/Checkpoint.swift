@@ -78,22 +78,7 @@ extension BlockParser {
         // write it over the arrays' last contents (they are resized only
         // when the counts change; one append or removal each would cost a
         // uniqueness check).
-        let (chainCount, savedCount) = blocks.withUnsafeBufferPointer { bl -> (Int, Int) in
-            var b: Int32 = 0
-            var chain = 0, saved = 0
-            while true {
-                chain += 1
-                saved += bl[Int(b)].prev >= 0 ? 2 : 1
-                let last = bl[Int(b)].lastChild
-                guard last >= 0 else { break }
-                if !bl[Int(last)].isOpen {
-                    saved += 1
-                    break
-                }
-                b = last
-            }
-            return (chain, saved)
-        }
+        let (chainCount, savedCount) = blocks.withUnsafeBufferPointer { BlockParser.openChain($0, chain: nil, saved: nil) }
         if checkpointChain.count != chainCount {
             checkpointChain.truncate(to: chainCount)
             while checkpointChain.count < chainCount { checkpointChain.append(0) }
@@ -104,28 +89,7 @@ extension BlockParser {
         }
         checkpointChain.withUnsafeMutableBufferPointer { chain in
             checkpointSaved.withUnsafeMutableBufferPointer { saved in
-                blocks.withUnsafeBufferPointer { bl in
-                    var b: Int32 = 0
-                    var i = 0, j = 0
-                    while true {
-                        chain[i] = b
-                        i += 1
-                        saved[j] = (b, bl[Int(b)])
-                        j += 1
-                        let prev = bl[Int(b)].prev
-                        if prev >= 0 {
-                            saved[j] = (prev, bl[Int(prev)])
-                            j += 1
-                        }
-                        let last = bl[Int(b)].lastChild
-                        guard last >= 0 else { break }
-                        if !bl[Int(last)].isOpen {
-                            saved[j] = (last, bl[Int(last)])
-                            break
-                        }
-                        b = last
-                    }
-                }
+                _ = blocks.withUnsafeBufferPointer { BlockParser.openChain($0, chain: chain, saved: saved) }
             }
         }
         return BlockCheckpoint(
@@ -139,6 +103,36 @@ extension BlockParser {
             thematicBreakChar: thematicBreakChar, previousLineWasBlank: previousLineWasBlank,
             repeatableLineStart: repeatableLineStart, repeatableLineLength: repeatableLineLength,
             position: position)
+    }
+
+    /// Walks the open chain from the document down: each open block goes to
+    /// `chain`; it, its previous sibling and the closed last child the
+    /// chain ends on (what processing lines may change) go to `saved`.
+    /// Returns how many of each (without buffers, it only counts).
+    @inline(__always)
+    static func openChain(_ bl: UnsafeBufferPointer<Block>, chain: UnsafeMutableBufferPointer<Int32>?,
+                          saved: UnsafeMutableBufferPointer<(index: Int32, block: Block)>?) -> (chain: Int, saved: Int) {
+        var b: Int32 = 0
+        var i = 0, j = 0
+        @inline(__always) func save(_ x: Int32) {
+            saved?[j] = (x, bl[Int(x)])
+            j += 1
+        }
+        while true {
+            chain?[i] = b
+            i += 1
+            save(b)
+            let prev = bl[Int(b)].prev
+            if prev >= 0 { save(prev) }
+            let last = bl[Int(b)].lastChild
+            guard last >= 0 else { break }
+            if !bl[Int(last)].isOpen {
+                save(last)
+                break
+            }
+            b = last
+        }
+        return (i, j)
     }
 
     func rollback(to c: BlockCheckpoint) {

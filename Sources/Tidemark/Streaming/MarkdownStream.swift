@@ -5276,11 +5276,16 @@ final class StreamEngine: @unchecked Sendable {
         guard rebuildFrom != nil || (b >= 0 && !p.blocks[Int(b)].isOpen) else { return }
         // The common case: one block closed, the one the last update
         // showed, as it is now final (a paragraph a blank line ended).
+        // (When it is not adoptable, the general way does not ask again.)
+        var firstRefused = false
         if rebuildFrom == nil && !publishedPending {
             let next = p.blocks[Int(b)].next
-            if next < 0 || p.blocks[Int(next)].isOpen, let kept = adoptable(b, at: settledNodeCount, source: source) {
-                settleAdopted(b, kept, source)
-                return
+            if next < 0 || p.blocks[Int(next)].isOpen {
+                if let kept = adoptable(b, at: settledNodeCount, source: source) {
+                    settleAdopted(b, kept, source)
+                    return
+                }
+                firstRefused = true
             }
         }
         var candidates = take(&candidatesScratch)
@@ -5327,7 +5332,7 @@ final class StreamEngine: @unchecked Sendable {
         var adopted = 0
         var keepNodes = settledNodeCount
         var keepArena = settledArenaCount
-        if rebuildFrom == nil && !publishedPending {
+        if rebuildFrom == nil && !publishedPending && !firstRefused {
             for blk in candidates {
                 guard let (end, arenaEnd, misses) = adoptable(blk, at: keepNodes, source: source) else { break }
                 keepNodes = end
@@ -5386,16 +5391,7 @@ final class StreamEngine: @unchecked Sendable {
                 misses = inline.missedLabels ?? []
                 misses.formUnion(inline.missedFootnotes ?? [])
             }
-            settledBlocks.append(blk)
-            settledNodeStarts.append(start)
-            if !misses.isEmpty { missingBlocks.append(settledMisses.count) }
-            settledMisses.append(misses)
-            let h = StreamEngine.nodeHash(nodes, start, end)
-            settledHashes.append(h)
-            if settledIDs.count < settledBlocks.count {
-                settledIDs.append(takeID(forStart: Int(p.blocks[Int(blk)].start)))
-            }
-            let id = settledIDs[settledBlocks.count - 1]
+            let (id, h) = recordSettled(blk, nodes: nodes, start: start, end: end, misses: misses)
             var forced = i < oldMisses.count && oldMisses[i].contains { p.labels.defines($0) }
             var oldHash = i < oldHashes.count ? oldHashes[i] : nil
             if !earlier.isEmpty, let e = earlier.first(where: { $0.id == id }) {
@@ -5421,11 +5417,11 @@ final class StreamEngine: @unchecked Sendable {
     /// is settled as the general way settles an adopted block, without its
     /// lists of candidates, re-emissions and earlier entries.
     private func settleAdopted(_ b: Int32, _ kept: (end: Int, arenaEnd: Int, misses: Set<[UInt8]>), _ source: Bytes) {
-        let p = parser
         let start = settledNodeCount
         let keepArena = max(settledArenaCount, kept.arenaEnd)
         #if DEBUG
         // (Debug builds check the adopted block against a fresh emission.)
+        let p = parser
         let inline = makeInline(p)
         if inline.arena.count > keepArena { inline.arena.truncate(to: keepArena) }
         #else
@@ -5443,19 +5439,29 @@ final class StreamEngine: @unchecked Sendable {
         inline.missedFootnotes = nil
         swap(&inline.arena, &storage.arena)
         #endif
-        settledBlocks.append(b)
-        settledNodeStarts.append(start)
-        if !kept.misses.isEmpty { missingBlocks.append(settledMisses.count) }
-        settledMisses.append(kept.misses)
-        let h = StreamEngine.nodeHash(nodes, start, kept.end)
-        settledHashes.append(h)
-        if settledIDs.count < settledBlocks.count {
-            settledIDs.append(takeID(forStart: Int(p.blocks[Int(b)].start)))
-        }
-        justSettled.append((settledIDs[settledBlocks.count - 1], h, nil, false))
+        let (id, h) = recordSettled(b, nodes: nodes, start: start, end: kept.end, misses: kept.misses)
+        justSettled.append((id, h, nil, false))
         settledArenaCount = storage.arena.count
         settledNodeCount = nodes.count
         swap(&nodes, &storage.nodes)
+    }
+
+    /// Records block `b`, emitted or kept at `nodes[start..<end]` and
+    /// missing the labels `misses`, as the next settled block; returns its
+    /// id and fingerprint.
+    @inline(__always)
+    private func recordSettled(_ b: Int32, nodes: [RawNode], start: Int, end: Int,
+                               misses: Set<[UInt8]>) -> (id: BlockID, hash: Int) {
+        settledBlocks.append(b)
+        settledNodeStarts.append(start)
+        if !misses.isEmpty { missingBlocks.append(settledMisses.count) }
+        settledMisses.append(misses)
+        let h = StreamEngine.nodeHash(nodes, start, end)
+        settledHashes.append(h)
+        if settledIDs.count < settledBlocks.count {
+            settledIDs.append(takeID(forStart: Int(parser.blocks[Int(b)].start)))
+        }
+        return (settledIDs[settledBlocks.count - 1], h)
     }
 
     /// The settled nodes of blocks `from...` (there were `blockCount`
